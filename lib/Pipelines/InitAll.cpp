@@ -1,0 +1,28 @@
+//===- InitAll.cpp - Register everything QiMeng tools need ----------------===//
+
+#include "QiMeng/InitAll.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+void mlir::qimeng::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<QiMengDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+}
+
+void mlir::qimeng::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerQiMengPasses();
+  registerPipelines();
+}

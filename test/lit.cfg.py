@@ -1,0 +1,56 @@
+# -*- Python -*-
+# lit configuration for QiMeng.
+
+import ctypes
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QIMENG"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".json", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.qimeng_obj_root, "test")
+
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%qimeng_src", os.path.dirname(config.test_source_root)))
+config.substitutions.append(
+    ("%qimeng_plugin", os.path.join(config.qimeng_lib_dir, "QiMengPlugin.so"))
+)
+
+tool_dirs = [config.qimeng_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(
+    ["qimeng-opt", ToolSubst("%mlir_opt", config.mlir_opt)], tool_dirs
+)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.qimeng_tools_dir, append_path=True)
+
+# --- Optional features -------------------------------------------------------
+if config.qimeng_build_plugin:
+    config.available_features.add("plugin")
+if config.qimeng_static_mlir:
+    config.available_features.add("static-mlir")
+
+
+def _have_cuda_gpu():
+    """True only where a CUDA driver is installed *and* reports a device."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    if cuda.cuInit(0) != 0:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+if _have_cuda_gpu():
+    config.available_features.add("cuda")
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
