@@ -14,9 +14,66 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace {
+/// Makes `-o FILE` atomic: the tool writes to a temporary file beside FILE,
+/// which replaces FILE only when the whole run succeeded. A failed run leaves
+/// no half-written file, and an existing FILE untouched.
+class AtomicOutput {
+public:
+  /// Rewrites the output file argument of `args` (if any) to a temporary.
+  explicit AtomicOutput(std::vector<std::string> &args) {
+    for (size_t i = 1; i < args.size(); ++i) {
+      llvm::StringRef arg = args[i];
+      std::string *value = nullptr;
+      if ((arg == "-o" || arg == "--o") && i + 1 < args.size())
+        value = &args[++i];
+      else if (arg.consume_front("-o=") || arg.consume_front("--o=")) {
+        args[i] = "-o=" + arg.str();
+        value = &args[i];
+      }
+      if (!value)
+        continue;
+      llvm::StringRef path = *value;
+      bool inPlace = path.consume_front("-o=");
+      if (path == "-" || path.empty())
+        continue;
+      finalPath = path.str();
+      tempPath = finalPath + ".tmp-" + std::to_string(llvm::sys::Process::getProcessId());
+      *value = (inPlace ? "-o=" : "") + tempPath;
+    }
+  }
+
+  /// Moves the temporary into place on success, removes it on failure.
+  int finish(int rc) {
+    if (tempPath.empty())
+      return rc;
+    if (rc != 0) {
+      llvm::sys::fs::remove(tempPath);
+      return rc;
+    }
+    if (std::error_code ec = llvm::sys::fs::rename(tempPath, finalPath)) {
+      llvm::errs() << "error: cannot write '" << finalPath
+                   << "': " << ec.message() << "\n";
+      llvm::sys::fs::remove(tempPath);
+      return 1;
+    }
+    return rc;
+  }
+
+private:
+  std::string finalPath, tempPath;
+};
+} // namespace
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -35,11 +92,17 @@ int main(int argc, char **argv) {
   }
 
   mlir::qimeng::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv,
+  std::vector<std::string> args(argv, argv + argc);
+  AtomicOutput output(args);
+  std::vector<char *> cargs;
+  for (std::string &arg : args)
+    cargs.push_back(arg.data());
+  int rc = mlir::asMainReturnCode(mlir::MlirOptMain(
+      static_cast<int>(cargs.size()), cargs.data(),
       "QiMeng optimizer driver\n\n"
       "  --llm-plan        plan and realize every kernel\n"
       "  --lower-to-nvvm   lower to NVVM and serialize to PTX/cubin\n"
       "  --print-plan-schema  print the JSON Schema of a plan and exit\n",
       registry));
+  return output.finish(rc);
 }

@@ -1,0 +1,4 @@
+func.func @mm(%A: tensor<128x64xf32>, %B: tensor<64x32xf32>, %C: tensor<128x32xf32>) -> tensor<128x32xf32> {
+  %0 = linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : tensor<128x64xf32>, tensor<64x32xf32>) outs(%C : tensor<128x32xf32>) -> tensor<128x32xf32>
+  return %0 : tensor<128x32xf32>
+}
