@@ -28,15 +28,7 @@ endforeach()
 
 if(QIMENG_STATIC_MLIR)
   # Static LLVM component archives, linked as one group at the end.
-  set(QIMENG_LLVM_STATIC_ARCHIVES)
-  foreach(_lib IN LISTS LLVM_AVAILABLE_LIBS)
-    if(TARGET ${_lib})
-      get_target_property(_type ${_lib} TYPE)
-      if(_type STREQUAL "STATIC_LIBRARY")
-        list(APPEND QIMENG_LLVM_STATIC_ARCHIVES $<TARGET_FILE:${_lib}>)
-      endif()
-    endif()
-  endforeach()
+  file(GLOB QIMENG_LLVM_STATIC_ARCHIVES ${LLVM_LIBRARY_DIR}/libLLVM*.a)
   # Drop the shared LLVM/MLIR and the test libraries from the imported
   # interface dependencies of every static MLIR archive.
   foreach(_lib IN LISTS _qimeng_all_mlir)

@@ -20,6 +20,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qimeng_src", os.path.dirname(config.test_source_root)))
+config.substitutions.append(("%qimeng_obj", config.qimeng_obj_root))
 config.substitutions.append(
     ("%qimeng_plugin", os.path.join(config.qimeng_lib_dir, "QiMengPlugin.so"))
 )

@@ -2,48 +2,101 @@
 
 #include "QiMeng/Pipelines/Pipelines.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/Pass.h"
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
 namespace {
-/// Stands for a pipeline stage that does not exist yet: it fails with a clear
-/// message instead of silently doing nothing.
-class UnimplementedStagePass
-    : public PassWrapper<UnimplementedStagePass, OperationPass<ModuleOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UnimplementedStagePass)
-
-  explicit UnimplementedStagePass(std::string stage) : stage(std::move(stage)) {}
-  StringRef getArgument() const override { return "qimeng-unimplemented"; }
-
-  void runOnOperation() override {
-    getOperation().emitError()
-        << "QiMeng stage '" << stage
-        << "' is not implemented yet in this build";
-    signalPassFailure();
-  }
-
-private:
-  std::string stage;
+struct LLMPlanOptions : public PassPipelineOptions<LLMPlanOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target", llvm::cl::desc("Target GPU profile (sm_80, sm_90)"),
+      llvm::cl::init("sm_90")};
 };
+
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture (e.g. sm_90)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// True when no LLM endpoint is configured in the environment.
+bool noLLMConfigured() {
+  for (const char *var : {"QIMENG_LLM_BASE_URL", "OPENAI_BASE_URL",
+                          "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
+                          "ANTHROPIC_BASE_URL", "QIMENG_LLM_PROVIDER"})
+    if (const char *value = std::getenv(var); value && *value)
+      return false;
+  return true;
+}
+
+void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
+  if (noLLMConfigured())
+    llvm::errs() << "qimeng: no LLM endpoint configured (QIMENG_LLM_BASE_URL, "
+                    "OPENAI_*, ANTHROPIC_* unset): using the built-in planner "
+                    "and micro-coder\n";
+  else
+    llvm::errs() << "qimeng: LLM planning is not available in this build: "
+                    "using the built-in planner and micro-coder\n";
+  qimeng::QiMengPlanPassOptions planOptions;
+  planOptions.target = options.target;
+  pm.addPass(qimeng::createQiMengPlanPass(planOptions));
+  // Kernels on tensors become kernels on memrefs (function boundaries too),
+  // so the micro-coder always works on buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(qimeng::createQiMengApplyPlanPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options) {
+  // Constants and index math used inside the launch move into it, so the
+  // outliner does not turn them into kernel arguments.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  // Outlining copies shared-memory globals into the gpu.module; drop the
+  // host copies.
+  pm.addPass(createSymbolDCEPass());
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = "isa";
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
 } // namespace
 
 void mlir::qimeng::registerPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LLMPlanOptions>(
       "llm-plan",
       "Plan every kernel (LLM planner when an endpoint is configured, the "
       "built-in planner otherwise) and realize the plan",
-      [](OpPassManager &pm) {
-        pm.addPass(std::make_unique<UnimplementedStagePass>("--llm-plan"));
-      });
-  PassPipelineRegistration<>(
+      buildLLMPlanPipeline);
+  PassPipelineRegistration<LowerToNVVMOptions>(
       "lower-to-nvvm",
       "Map to gpu.launch, outline kernels, lower to NVVM and serialize PTX",
-      [](OpPassManager &pm) {
-        pm.addPass(std::make_unique<UnimplementedStagePass>("--lower-to-nvvm"));
-      });
+      buildLowerToNVVMPipeline);
 }

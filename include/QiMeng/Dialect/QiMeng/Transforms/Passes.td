@@ -41,4 +41,39 @@ def QiMengStripPlansPass : Pass<"qimeng-strip-plans", "ModuleOp"> {
   }];
 }
 
+def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
+  let summary = "Plan every kernel with the built-in planner";
+  let description = [{
+    For every function with a body, tags each root linalg operation
+    (`qimeng.tag`), classifies it (contraction, elementwise, reduction,
+    convolution, ...) and emits a `qimeng.plan` with concrete parameters chosen
+    from the shapes, element types and the target profile. Functions that
+    already have a plan are left alone. The heuristics are deterministic and
+    documented in docs/planner.md.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU profile (sm_80, sm_90)">
+  ];
+  let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
+}
+
+def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
+  let summary = "Realize every qimeng.plan with the built-in micro-coder";
+  let description = [{
+    Applies the actions of each plan to its kernel, in order, with MLIR's own
+    transformations (driven through the transform dialect): tiling to blocks,
+    threads and serial reduction loops, promotion to shared memory, and
+    vectorization; then maps the tiled loops to `gpu.launch` and lowers vectors
+    to what the NVVM backend accepts. Each action is one step; a step that
+    fails is reported with the action's location. The kernel must be on
+    memrefs (the `--llm-plan` pipeline bufferizes first). Consumes the plans.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect"];
+}
+
 #endif // QIMENG_DIALECT_QIMENG_TRANSFORMS_PASSES_TD

@@ -1,0 +1,34 @@
+//===- TargetProfile.h - GPU target profiles --------------------*- C++ -*-===//
+//
+// The hardware numbers the planners size tiles with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_TARGET_TARGETPROFILE_H
+#define QIMENG_TARGET_TARGETPROFILE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::qimeng {
+
+/// What a planner needs to know about a GPU.
+struct TargetProfile {
+  llvm::StringRef chip;           ///< e.g. "sm_90"
+  int64_t numSMs;                 ///< streaming multiprocessors
+  int64_t sharedMemPerSM;         ///< bytes
+  int64_t sharedMemPerBlock;      ///< bytes, static allocation limit
+  int64_t maxThreadsPerBlock;
+  int64_t registersPerSM;
+  int64_t l2Bytes;
+  int64_t warpSize;
+};
+
+/// Returns the profile of a chip name ("sm_80", "sm_90"), or nullopt.
+std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_TARGET_TARGETPROFILE_H

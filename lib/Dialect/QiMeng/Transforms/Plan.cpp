@@ -1,0 +1,244 @@
+//===- Plan.cpp - The built-in planner ------------------------------------===//
+//
+// Chooses the macro actions of every kernel from its shapes, element types
+// and the target profile. The heuristics are documented in docs/planner.md;
+// they are deterministic (the same input always gets the same plan).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Target/TargetProfile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::qimeng {
+#define GEN_PASS_DEF_QIMENGPLANPASS
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Threads per block the planner aims for on memory-bound kernels.
+constexpr int64_t kThreadsPerBlock = 256;
+
+/// Returns the largest power of two <= `cap` that divides `size`.
+int64_t largestPow2Divisor(int64_t size, int64_t cap) {
+  int64_t d = 1;
+  while (d * 2 <= cap && size % (d * 2) == 0)
+    d *= 2;
+  return d;
+}
+
+/// The operation families the planner tells apart.
+enum class Family { Matmul, Elementwise, Reduction };
+
+StringRef familyName(Family f) {
+  switch (f) {
+  case Family::Matmul:
+    return "matmul";
+  case Family::Elementwise:
+    return "elementwise";
+  case Family::Reduction:
+    return "reduction";
+  }
+  llvm_unreachable("unknown family");
+}
+
+Family classify(linalg::LinalgOp op) {
+  if (op.getNumLoops() == 3 && linalg::isaContractionOpInterface(op) &&
+      op.getNumReductionLoops() == 1 &&
+      op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
+      llvm::all_of(op.getIndexingMapsArray(),
+                   [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return Family::Matmul;
+  if (op.getNumReductionLoops() == 0)
+    return Family::Elementwise;
+  return Family::Reduction;
+}
+
+class Planner {
+public:
+  Planner(const TargetProfile &target) : target(target) {}
+
+  /// Appends the actions for `op` (tagged `tag`) to the plan body.
+  LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                     StringRef tag);
+
+private:
+  LogicalResult planMatmul(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                           StringRef tag, ArrayRef<int64_t> bounds);
+  LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                             StringRef tag, ArrayRef<int64_t> bounds,
+                             bool vectorize);
+
+  const TargetProfile &target;
+};
+
+LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                            StringRef tag) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return op->emitOpError()
+           << "has dynamic loop bounds; the built-in planner needs static "
+              "shapes";
+  if (op.getNumParallelLoops() == 0)
+    return op->emitOpError() << "has no parallel loop to map to GPU threads; "
+                                "full reductions are not supported yet";
+  Family family = classify(op);
+  Type elementType =
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  bool allF32 = llvm::all_of(op->getOperandTypes(), [](Type t) {
+    return getElementTypeOrSelf(t).isF32();
+  });
+  if (family == Family::Matmul && allF32)
+    return planMatmul(b, loc, op, tag, bounds);
+  bool vectorize = family == Family::Elementwise && elementType.isF32() &&
+                   allF32 && op.getNumLoops() > 0 &&
+                   llvm::all_of(op.getIndexingMapsArray(),
+                                [](AffineMap m) { return m.isIdentity(); });
+  return planParallel(b, loc, op, tag, bounds, vectorize);
+}
+
+/// SIMT matmul: 64x64 block tiles, K step 16, 4x4 outputs per thread, A and
+/// B tiles in shared memory, 128-bit accesses (see docs/planner.md).
+LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
+                                  linalg::LinalgOp op, StringRef tag,
+                                  ArrayRef<int64_t> bounds) {
+  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  int64_t bm = largestPow2Divisor(m, 64), bn = largestPow2Divisor(n, 64);
+  int64_t bk = largestPow2Divisor(k, 16);
+  int64_t tm = largestPow2Divisor(bm, 4), tn = largestPow2Divisor(bn, 4);
+  bool fast = bm >= 16 && bn >= 16 && bk >= 4 && tm == 4 && tn == 4 &&
+              llvm::all_of(op.getIndexingMapsArray(),
+                           [](AffineMap map) { return map.isProjectedPermutation(); });
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({bm, bn, 0}),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, bk}),
+                 TileLevel::reduction, nullptr);
+  if (fast)
+    PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({tm, tn, 0}),
+                 TileLevel::thread, nullptr);
+  if (fast)
+    VectorizeOp::create(b, loc, tag, /*width=*/4);
+  return success();
+}
+
+/// Memory-bound and fallback kernels: the innermost (up to three) parallel
+/// loops are tiled to blocks of about 256 threads, one element (or one
+/// 128-bit vector) per thread; reduction loops run serially in each thread.
+LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
+                                    linalg::LinalgOp op, StringRef tag,
+                                    ArrayRef<int64_t> bounds, bool vectorize) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> parallel;
+  for (unsigned i = 0; i < iterators.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      parallel.push_back(i);
+  // Map at most three parallel loops, innermost first.
+  SmallVector<unsigned> mapped(parallel.rbegin(),
+                               parallel.rbegin() +
+                                   std::min<size_t>(parallel.size(), 3));
+  SmallVector<int64_t> blockSizes(bounds.size(), 0);
+  SmallVector<int64_t> threadSizes(bounds.size(), 0);
+  int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+  int64_t width = 1;
+  if (vectorize && iterators.back() == utils::IteratorType::parallel &&
+      bounds.back() % 4 == 0)
+    width = 4;
+  for (auto [i, dim] : llvm::enumerate(mapped)) {
+    int64_t perThread = i == 0 ? width : 1;
+    int64_t threads = largestPow2Divisor(bounds[dim] / perThread, threadsLeft);
+    blockSizes[dim] = threads * perThread;
+    threadSizes[dim] = perThread;
+    threadsLeft /= threads;
+  }
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockSizes),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadSizes),
+                 TileLevel::thread, nullptr);
+  if (width > 1)
+    VectorizeOp::create(b, loc, tag, width);
+  return success();
+}
+
+class QiMengPlanPass : public impl::QiMengPlanPassBase<QiMengPlanPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<TargetProfile> profile = lookupTargetProfile(target);
+    if (!profile) {
+      module.emitError() << "unknown target '" << target
+                         << "'; expected sm_80 or sm_90";
+      return signalPassFailure();
+    }
+    llvm::StringSet<> planned;
+    for (PlanOp plan : module.getOps<PlanOp>())
+      planned.insert(plan.getKernel());
+
+    Planner planner(*profile);
+    OpBuilder builder(&getContext());
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || planned.contains(func.getSymName()))
+        continue;
+      if (failed(planFunction(builder, planner, func)))
+        return signalPassFailure();
+    }
+  }
+
+private:
+  LogicalResult planFunction(OpBuilder &builder, Planner &planner,
+                             func::FuncOp func) {
+    SmallVector<linalg::LinalgOp> roots;
+    WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+        roots.push_back(linalgOp);
+        return WalkResult::skip();
+      }
+      if (isa<func::FuncOp, func::ReturnOp>(op) ||
+          op->getDialect()->getNamespace() == "arith" ||
+          op->getDialect()->getNamespace() == "tensor" ||
+          op->getDialect()->getNamespace() == "bufferization" ||
+          isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
+              memref::ExpandShapeOp, memref::CollapseShapeOp,
+              memref::SubViewOp, memref::CastOp, memref::ReshapeOp>(op))
+        return WalkResult::advance();
+      op->emitOpError() << "is not supported by the built-in planner: it "
+                           "plans linalg operations";
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (roots.empty())
+      return success();
+
+    builder.setInsertionPointAfter(func);
+    auto plan = PlanOp::create(builder, func.getLoc(), func.getSymName(),
+                               "builtin");
+    builder.setInsertionPointToEnd(&plan.getBody().front());
+    llvm::StringMap<unsigned> counts;
+    for (linalg::LinalgOp op : roots) {
+      Family family = classify(op);
+      std::string tag;
+      if (auto existing =
+              op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName))
+        tag = existing.getValue().str();
+      else
+        tag = (familyName(family) + Twine(counts[familyName(family)]++)).str();
+      op->setAttr(QiMengDialect::kTagAttrName, builder.getStringAttr(tag));
+      if (failed(planner.plan(builder, op.getLoc(), op, tag))) {
+        plan->erase();
+        return failure();
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace
+} // namespace mlir::qimeng
