@@ -55,6 +55,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   else
     llvm::errs() << "qimeng: LLM planning is not available in this build: "
                     "using the built-in planner and micro-coder\n";
+  pm.addPass(qimeng::createQiMengPreparePass());
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));

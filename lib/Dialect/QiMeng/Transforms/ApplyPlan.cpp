@@ -99,7 +99,7 @@ private:
   std::string script;
   llvm::raw_string_ostream os{script};
   unsigned counter = 0;
-  bool vectorize = false;
+  SmallVector<std::string> vectorized;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
   SmallVector<std::string> tagOrder;
@@ -339,15 +339,28 @@ void ScriptBuilder::emitFinalize() {
         i, list(state.blockDims));
   }
   std::string k = matchKernel();
-  if (vectorize) {
-    std::string v = fresh("vectorized");
-    os << llvm::formatv(
-        "    {0} = transform.structured.vectorize_children_and_apply_patterns "
-        "{1} : (!transform.any_op) -> !transform.any_op\n",
-        v, k);
+  if (!vectorized.empty()) {
+    // Vectorize only the targets whose plan says so (and the shared-memory
+    // copies of promoted targets); everything else becomes scalar loops.
+    for (const std::string &tag : vectorized) {
+      std::string op = match(tag);
+      os << llvm::formatv("    transform.structured.vectorize {0} "
+                          "{{create_named_contraction} : !transform.any_op\n",
+                          op);
+    }
+    if (promoted) {
+      k = matchKernel();
+      std::string copies = fresh("copies");
+      os << llvm::formatv(
+          "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} in "
+          "{1} : (!transform.any_op) -> !transform.any_op\n"
+          "    transform.structured.vectorize {0} : !transform.any_op\n",
+          copies, k);
+    }
     k = matchKernel();
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
+        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
         "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n"
@@ -403,8 +416,8 @@ FailureOr<std::string> ScriptBuilder::build() {
       result = emitTile(tile);
     else if (auto promote = dyn_cast<PromoteOp>(op))
       result = emitPromote(promote);
-    else if (isa<VectorizeOp>(op))
-      vectorize = true;
+    else if (auto vec = dyn_cast<VectorizeOp>(op))
+      vectorized.push_back(vec.getTarget().str());
     else
       result = op->emitOpError()
                << "is not supported by the built-in micro-coder yet";

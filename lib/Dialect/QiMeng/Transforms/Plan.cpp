@@ -80,10 +80,7 @@ private:
 LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                             StringRef tag) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  if (llvm::any_of(bounds, ShapedType::isDynamic))
-    return op->emitOpError()
-           << "has dynamic loop bounds; the built-in planner needs static "
-              "shapes";
+  bool isStatic = llvm::none_of(bounds, ShapedType::isDynamic);
   if (op.getNumParallelLoops() == 0)
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
                                 "full reductions are not supported yet";
@@ -93,9 +90,9 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   bool allF32 = llvm::all_of(op->getOperandTypes(), [](Type t) {
     return getElementTypeOrSelf(t).isF32();
   });
-  if (family == Family::Matmul && allF32)
+  if (family == Family::Matmul && allF32 && isStatic)
     return planMatmul(b, loc, op, tag, bounds);
-  bool vectorize = family == Family::Elementwise && elementType.isF32() &&
+  bool vectorize = isStatic && family == Family::Elementwise && elementType.isF32() &&
                    allF32 && op.getNumLoops() > 0 &&
                    llvm::all_of(op.getIndexingMapsArray(),
                                 [](AffineMap m) { return m.isIdentity(); });
@@ -134,10 +131,16 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
                                     linalg::LinalgOp op, StringRef tag,
                                     ArrayRef<int64_t> bounds, bool vectorize) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // Dynamic loops (e.g. a batch dimension of unknown size) are not mapped:
+  // every thread runs them serially, since GPU grids here are static.
   SmallVector<unsigned> parallel;
   for (unsigned i = 0; i < iterators.size(); ++i)
-    if (iterators[i] == utils::IteratorType::parallel)
+    if (iterators[i] == utils::IteratorType::parallel &&
+        !ShapedType::isDynamic(bounds[i]))
       parallel.push_back(i);
+  if (parallel.empty())
+    return op->emitOpError()
+           << "has no static parallel loop to map to GPU threads";
   // Map at most three parallel loops, innermost first.
   SmallVector<unsigned> mapped(parallel.rbegin(),
                                parallel.rbegin() +

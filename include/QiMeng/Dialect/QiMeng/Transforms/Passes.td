@@ -41,6 +41,20 @@ def QiMengStripPlansPass : Pass<"qimeng-strip-plans", "ModuleOp"> {
   }];
 }
 
+def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
+  let summary = "Bring kernels into the form the planner expects";
+  let description = [{
+    Runs before planning, on tensors: decomposes aggregate operations
+    (`linalg.softmax`) into linalg generics, rewrites constant `tensor.pad`
+    into a linalg generic that reads the source with clamped indices, and fuses
+    chains of elementwise producers into their consumers (one kernel instead of
+    one per op).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
   let summary = "Plan every kernel with the built-in planner";
   let description = [{

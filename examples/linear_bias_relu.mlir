@@ -1,0 +1,18 @@
+// Linear + bias + ReLU (KernelBench level 2 style): x[1024x1024] * W[1024x2048] + b.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @linear_bias_relu(%x: tensor<1024x1024xf32>, %w: tensor<1024x2048xf32>, %b: tensor<2048xf32>,
+                            %y: tensor<1024x2048xf32>) -> tensor<1024x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%y : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<1024x1024xf32>, tensor<1024x2048xf32>)
+                      outs(%acc : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+  %0 = linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<2048xf32>) outs(%mm : tensor<1024x2048xf32>) {
+  ^bb0(%bias: f32, %v: f32):
+    %s = arith.addf %v, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1024x2048xf32>
+  return %0 : tensor<1024x2048xf32>
+}

@@ -1,0 +1,119 @@
+//===- Prepare.cpp - Bring kernels into the planner's form ----------------===//
+
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::qimeng {
+#define GEN_PASS_DEF_QIMENGPREPAREPASS
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Decomposes an aggregate op (linalg.softmax) into its linalg generics.
+struct DecomposeAggregate
+    : public OpInterfaceRewritePattern<linalg::AggregatedOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::AggregatedOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+    if (failed(values))
+      return rewriter.notifyMatchFailure(op, "cannot be decomposed");
+    rewriter.replaceOp(op, *values);
+    return success();
+  }
+};
+
+/// Rewrites `tensor.pad` with static sizes and a constant padding value into a
+/// linalg.generic: out[i] = in-bounds(i - low) ? src[clamp(i - low)] : pad.
+/// Reads use clamped indices so they are always in bounds.
+struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType resultType = pad.getResultType();
+    RankedTensorType sourceType = pad.getSourceType();
+    if (!resultType.hasStaticShape() || !sourceType.hasStaticShape())
+      return rewriter.notifyMatchFailure(pad, "dynamic shapes");
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue)
+      return rewriter.notifyMatchFailure(pad, "non-constant padding value");
+    SmallVector<int64_t> low;
+    for (OpFoldResult l : pad.getMixedLowPad()) {
+      std::optional<int64_t> c = getConstantIntValue(l);
+      if (!c)
+        return rewriter.notifyMatchFailure(pad, "dynamic low padding");
+      low.push_back(*c);
+    }
+
+    Location loc = pad.getLoc();
+    int64_t rank = resultType.getRank();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          resultType.getElementType());
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Value source = pad.getSource();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, ValueRange{}, ValueRange{empty}, maps,
+        iterators, [&](OpBuilder &b, Location loc, ValueRange) {
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value inBounds;
+          SmallVector<Value> indices;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = linalg::IndexOp::create(b, loc, d);
+            Value lowD = arith::ConstantIndexOp::create(b, loc, low[d]);
+            Value last = arith::ConstantIndexOp::create(
+                b, loc, sourceType.getDimSize(d) - 1);
+            Value src = arith::SubIOp::create(b, loc, i, lowD);
+            Value geZero = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::sge, src, zero);
+            Value leLast = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::sle, src, last);
+            Value ok = arith::AndIOp::create(b, loc, geZero, leLast);
+            inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok)
+                                : ok;
+            Value clamped = arith::MaxSIOp::create(
+                b, loc, arith::MinSIOp::create(b, loc, src, last), zero);
+            indices.push_back(clamped);
+          }
+          Value value = tensor::ExtractOp::create(b, loc, source, indices);
+          Value result =
+              arith::SelectOp::create(b, loc, inBounds, value, padValue);
+          linalg::YieldOp::create(b, loc, result);
+        });
+    rewriter.replaceOp(pad, generic.getResult(0));
+    return success();
+  }
+};
+
+class QiMengPreparePass
+    : public impl::QiMengPreparePassBase<QiMengPreparePass> {
+public:
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<DecomposeAggregate, PadToGeneric>(ctx);
+    // Fuse elementwise producers into their consumers (on tensors only).
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->hasOneUse();
+        });
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(10000);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config))) {
+      getOperation().emitError()
+          << "preparing kernels for planning did not converge";
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::qimeng
