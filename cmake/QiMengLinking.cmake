@@ -51,6 +51,8 @@ function(qimeng_link_mlir_tool target)
     target_link_libraries(${target} PRIVATE
       -Wl,--start-group ${QIMENG_LLVM_STATIC_ARCHIVES} -Wl,--end-group
       z zstd pthread dl)
+    # A release binary to ship: drop unused sections and symbols.
+    target_link_options(${target} PRIVATE -Wl,--gc-sections -Wl,--strip-all)
   else()
     target_link_libraries(${target} PRIVATE LLVM)
   endif()

@@ -53,5 +53,7 @@ def _have_cuda_gpu():
 
 if _have_cuda_gpu():
     config.available_features.add("cuda")
-if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -35,6 +35,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> dumpPTX{
+      *this, "dump-ptx",
+      llvm::cl::desc("Directory to write each kernel module's PTX to")};
+  PassOptions::Option<std::string> launchManifest{
+      *this, "launch-manifest",
+      llvm::cl::desc("File to describe every kernel launch in (JSON)")};
 };
 
 /// True when no LLM endpoint is configured in the environment.
@@ -81,12 +87,22 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // Outlining copies shared-memory globals into the gpu.module; drop the
   // host copies.
   pm.addPass(createSymbolDCEPass());
+  if (!options.launchManifest.empty()) {
+    qimeng::QiMengExportLaunchesPassOptions launches;
+    launches.output = options.launchManifest;
+    pm.addPass(qimeng::createQiMengExportLaunchesPass(launches));
+  }
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
   nvvm.cubinFormat = "isa";
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (!options.dumpPTX.empty()) {
+    qimeng::QiMengDumpPTXPassOptions dump;
+    dump.dir = options.dumpPTX;
+    pm.addPass(qimeng::createQiMengDumpPTXPass(dump));
+  }
 }
 } // namespace
 

@@ -15,7 +15,9 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -48,6 +50,7 @@ std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
 struct TargetState {
   SmallVector<int64_t> blockTile, reductionTile, threadTile;
   bool hasBlockForall = false;
+  bool promoted = false;
   /// Threads per block along x, y, z.
   SmallVector<int64_t, 3> blockDims = {1, 1, 1};
 };
@@ -55,8 +58,10 @@ struct TargetState {
 /// Builds the transform script of one plan, action by action.
 class ScriptBuilder {
 public:
-  ScriptBuilder(PlanOp plan, func::FuncOp kernel)
-      : plan(plan), kernel(kernel) {}
+  /// `steps` < 0 applies every action and maps the result to the GPU;
+  /// otherwise only the first `steps` actions are applied.
+  ScriptBuilder(PlanOp plan, func::FuncOp kernel, int steps)
+      : plan(plan), kernel(kernel), steps(steps) {}
 
   /// Returns the script, or emits an error on the failing action.
   FailureOr<std::string> build();
@@ -92,10 +97,12 @@ private:
   LogicalResult precompute();
   LogicalResult emitTile(TileOp op);
   LogicalResult emitPromote(PromoteOp op);
+  LogicalResult emitVectorize(VectorizeOp op);
   void emitFinalize();
 
   PlanOp plan;
   func::FuncOp kernel;
+  int steps;
   std::string script;
   llvm::raw_string_ostream os{script};
   unsigned counter = 0;
@@ -264,6 +271,7 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
       "!transform.any_op\n",
       promotedOp, target, list(op.getOperands()));
   promoted = true;
+  state.promoted = true;
 
   // Spread each global->shared copy over the block's threads, one 128-bit
   // vector (or one element) per thread and step.
@@ -313,6 +321,25 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   return success();
 }
 
+/// Vectorizes the target (contractions become vector.contract) and, if it
+/// was promoted, its shared-memory copies.
+LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
+  std::string target = match(op.getTarget());
+  os << llvm::formatv("    transform.structured.vectorize {0} "
+                      "{{create_named_contraction} : !transform.any_op\n",
+                      target);
+  if (targets[op.getTarget()].promoted) {
+    std::string copies = fresh("copies");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} in "
+        "%blk_{1} : (!transform.any_op) -> !transform.any_op\n"
+        "    transform.structured.vectorize {0} : !transform.any_op\n",
+        copies, tagIndex(op.getTarget()));
+  }
+  vectorized.push_back(op.getTarget().str());
+  return success();
+}
+
 void ScriptBuilder::emitFinalize() {
   if (promoted) {
     std::string k = matchKernel();
@@ -340,23 +367,6 @@ void ScriptBuilder::emitFinalize() {
   }
   std::string k = matchKernel();
   if (!vectorized.empty()) {
-    // Vectorize only the targets whose plan says so (and the shared-memory
-    // copies of promoted targets); everything else becomes scalar loops.
-    for (const std::string &tag : vectorized) {
-      std::string op = match(tag);
-      os << llvm::formatv("    transform.structured.vectorize {0} "
-                          "{{create_named_contraction} : !transform.any_op\n",
-                          op);
-    }
-    if (promoted) {
-      k = matchKernel();
-      std::string copies = fresh("copies");
-      os << llvm::formatv(
-          "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} in "
-          "{1} : (!transform.any_op) -> !transform.any_op\n"
-          "    transform.structured.vectorize {0} : !transform.any_op\n",
-          copies, k);
-    }
     k = matchKernel();
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
@@ -408,7 +418,10 @@ void ScriptBuilder::emitFinalize() {
 FailureOr<std::string> ScriptBuilder::build() {
   if (failed(precompute()))
     return failure();
+  int applied = 0;
   for (MacroActionOpInterface action : plan.getActions()) {
+    if (steps >= 0 && applied++ >= steps)
+      break;
     Operation *op = action.getOperation();
     os << "    // " << action.describe() << "\n";
     LogicalResult result = success();
@@ -417,14 +430,15 @@ FailureOr<std::string> ScriptBuilder::build() {
     else if (auto promote = dyn_cast<PromoteOp>(op))
       result = emitPromote(promote);
     else if (auto vec = dyn_cast<VectorizeOp>(op))
-      vectorized.push_back(vec.getTarget().str());
+      result = emitVectorize(vec);
     else
       result = op->emitOpError()
                << "is not supported by the built-in micro-coder yet";
     if (failed(result))
       return failure();
   }
-  emitFinalize();
+  if (steps < 0)
+    emitFinalize();
   return "module attributes {transform.with_named_sequence} {\n"
          "  transform.named_sequence @__transform_main(%root: "
          "!transform.any_op {transform.readonly}) {\n" +
@@ -477,7 +491,7 @@ private:
         return plan.emitOpError()
                << "kernel @" << plan.getKernel()
                << " is on tensors; bufferize it first (--llm-plan does)";
-    ScriptBuilder builder(plan, kernel);
+    ScriptBuilder builder(plan, kernel, steps);
     FailureOr<std::string> script = builder.build();
     if (failed(script))
       return failure();
@@ -510,7 +524,17 @@ private:
       return plan.emitOpError()
              << "could not be realized by the built-in micro-coder: "
              << detail;
+    // Strided slices left by transposed reads: turn them into shuffles, which
+    // the NVVM backend takes.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(100000);
+    if (failed(applyPatternsGreedily(kernel, std::move(patterns), config)))
+      return plan.emitOpError() << "lowering vector slices did not converge";
     annotateAlignment(kernel);
+    if (steps >= 0)
+      return success();
     // Everything must now run inside gpu.launch.
     WalkResult leftover = kernel.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::LaunchOp>() || isa<gpu::LaunchOp>(op))

@@ -92,7 +92,13 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   });
   if (family == Family::Matmul && allF32 && isStatic)
     return planMatmul(b, loc, op, tag, bounds);
-  bool vectorize = isStatic && family == Family::Elementwise && elementType.isF32() &&
+  // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
+  // scalar: the vectorizer cannot turn them into plain vector loads.
+  bool isGather = false;
+  op->walk([&](Operation *inner) {
+    isGather |= isa<tensor::ExtractOp, memref::LoadOp, linalg::IndexOp>(inner);
+  });
+  bool vectorize = isStatic && !isGather && family == Family::Elementwise && elementType.isF32() &&
                    allF32 && op.getNumLoops() > 0 &&
                    llvm::all_of(op.getIndexingMapsArray(),
                                 [](AffineMap m) { return m.isIdentity(); });

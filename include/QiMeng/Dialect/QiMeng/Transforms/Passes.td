@@ -82,12 +82,46 @@ def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
     to what the NVVM backend accepts. Each action is one step; a step that
     fails is reported with the action's location. The kernel must be on
     memrefs (the `--llm-plan` pipeline bufferizes first). Consumes the plans.
+
+    With `steps=N` only the first N actions are applied and the kernel is not
+    mapped to the GPU: this shows what each action does on its own.
   }];
+  let options = [
+    Option<"steps", "steps", "int", /*default=*/"-1",
+           "Apply only the first N actions (and do not map to the GPU)">
+  ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect"];
+}
+
+def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to files";
+  let description = [{
+    For each `gpu.binary` holding PTX (format `isa`), writes
+    `<dir>/<binary name>.ptx`. Files are written atomically.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Directory to write the .ptx files to">
+  ];
+}
+
+def QiMengExportLaunchesPass : Pass<"qimeng-export-launches", "ModuleOp"> {
+  let summary = "Describe every kernel launch of the host code as JSON";
+  let description = [{
+    After kernel outlining, writes one JSON record per `gpu.launch_func` in
+    host order: the host function, the kernel, grid and block sizes, and for
+    each kernel operand where it comes from (a host function argument, a
+    host allocation, or a constant) with its type. A runtime or a test harness
+    uses it to launch the kernels of a function from their PTX.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the JSON to ('-' for stdout)">
+  ];
 }
 
 #endif // QIMENG_DIALECT_QIMENG_TRANSFORMS_PASSES_TD

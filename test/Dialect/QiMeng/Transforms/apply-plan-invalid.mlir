@@ -1,0 +1,96 @@
+// Plans the built-in micro-coder cannot realize get a precise error.
+// RUN: qimeng-opt %s --split-input-file --qimeng-apply-plan --verify-diagnostics
+
+func.func @t(%A: tensor<64x64xf32>, %B: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.add {qimeng.tag = "add"} ins(%A, %A : tensor<64x64xf32>, tensor<64x64xf32>) outs(%B : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+// expected-error @+1 {{kernel @t is on tensors; bufferize it first (--llm-plan does)}}
+qimeng.plan @t provenance "builtin" {
+  qimeng.tile "add" [8, 64] to block
+  qimeng.tile "add" [1, 4] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+// expected-error @+1 {{target 'add' has no thread tile; every operation of a kernel must be mapped to GPU threads}}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "add" [8, 64] to block
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+// expected-error @+1 {{target 'add' has no block tile; every operation of a kernel must be mapped to GPU blocks}}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "add" [1, 4] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+// expected-error @+1 {{thread tile [3, 4] of 'add' does not divide its block tile [8, 64]}}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "add" [8, 64] to block
+  qimeng.tile "add" [3, 4] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+// expected-error @+1 {{target 'add' needs 2048 threads per block, at most 1024}}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "add" [32, 64] to block
+  qimeng.tile "add" [1, 1] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  // expected-error @+1 {{warp-level tiles are not supported by the built-in micro-coder yet}}
+  qimeng.tile "mm" [32, 32, 0] to warp
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  // expected-error @+1 {{is not supported by the built-in micro-coder yet}}
+  qimeng.pipeline "mm" stages 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 16] to reduction
+  // expected-error @+1 {{padding shared-memory buffers is not supported by the built-in micro-coder yet}}
+  qimeng.promote "mm" operands [0, 1] pad 4
+  qimeng.tile "mm" [4, 4, 0] to thread
+}

@@ -1,0 +1,41 @@
+// What the built-in planner does not support gets a diagnostic naming the op.
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan --verify-diagnostics
+// RUN: not qimeng-opt %s --split-input-file --qimeng-plan=target=sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: unknown target 'sm_75'; expected sm_80 or sm_90
+
+func.func @full_reduction(%x: memref<1024xf32>, %y: memref<f32>) {
+  // expected-error @+1 {{has no parallel loop to map to GPU threads; full reductions are not supported yet}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : memref<1024xf32>) outs(%y : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+func.func @loops(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op is not supported by the built-in planner: it plans linalg operations}}
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %x[%i] : memref<8xf32>
+    memref.store %v, %x[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @all_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // expected-error @+1 {{has no static parallel loop to map to GPU threads}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

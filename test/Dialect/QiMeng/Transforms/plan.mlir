@@ -1,0 +1,125 @@
+// The built-in planner, per operator family (deterministic plans).
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan | FileCheck %s
+
+// Matmul (f32): 64x64 block tiles, K step 16, A/B in shared memory, 4x4 per
+// thread, 128-bit vectors.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       linalg.matmul {qimeng.tag = "matmul0"}
+// CHECK-LABEL: qimeng.plan @matmul provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
+// CHECK-NEXT:  }
+func.func @matmul(%A: memref<512x256xf32>, %B: memref<256x1024xf32>, %C: memref<512x1024xf32>) {
+  linalg.matmul ins(%A, %B : memref<512x256xf32>, memref<256x1024xf32>) outs(%C : memref<512x1024xf32>)
+  return
+}
+
+// -----
+
+// Sizes that tiles do not divide: the largest power-of-two tiles that do, and
+// no shared memory or vectors when the tiles get too small.
+// CHECK-LABEL: qimeng.plan @odd provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "matmul0" [4, 8, 0] to block
+// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 1] to reduction
+// CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
+// CHECK-NEXT:  }
+func.func @odd(%A: memref<100x77xf32>, %B: memref<77x40xf32>, %C: memref<100x40xf32>) {
+  linalg.matmul ins(%A, %B : memref<100x77xf32>, memref<77x40xf32>) outs(%C : memref<100x40xf32>)
+  return
+}
+
+// -----
+
+// Elementwise: 256 threads per block, one float4 per thread.
+// CHECK-LABEL: qimeng.plan @relu provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
+// CHECK-NEXT:  }
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4096x4096xf32>) outs(%y : tensor<4096x4096xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}
+
+// -----
+
+// Reduction: one output per thread, the reduction loop serial in the thread;
+// the fill gets its own plan.
+// CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1] to thread
+// CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NEXT:  }
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1024xf32>)
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<1024x512xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Convolution: the three innermost parallel loops (h, w, c) are mapped; the
+// batch loop and the window run serially in each thread.
+// CHECK-LABEL: qimeng.plan @conv provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1, 2, 128, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1, 1, 1, 0, 0, 0] to thread
+// CHECK-NEXT:  }
+func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memref<2x16x16x128xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x18x18x64xf32>, memref<3x3x64x128xf32>) outs(%y : memref<2x16x16x128xf32>)
+  return
+}
+
+// -----
+
+// A dynamic batch dimension is left to run serially in each thread.
+// CHECK-LABEL: qimeng.plan @dyn provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 1] to thread
+// CHECK-NEXT:  }
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dyn(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>) {
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x1024xf32>) outs(%y : memref<?x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Existing tags are kept; a function that already has a plan is left alone.
+// CHECK-LABEL: func.func @tagged
+// CHECK:       linalg.add {qimeng.tag = "mine"}
+// CHECK:       qimeng.plan @tagged provenance "tuned" {
+// CHECK-NEXT:    qimeng.tile "mine" [2, 8] to block
+// CHECK-NOT:   qimeng.plan @tagged
+func.func @tagged(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  linalg.add {qimeng.tag = "mine"} ins(%a, %a : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  return
+}
+qimeng.plan @tagged provenance "tuned" {
+  qimeng.tile "mine" [2, 8] to block
+  qimeng.tile "mine" [1, 4] to thread
+}

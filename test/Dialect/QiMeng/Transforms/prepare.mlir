@@ -1,0 +1,60 @@
+// RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
+
+// linalg.softmax becomes linalg generics (max, exp-sum, divide).
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT:   linalg.softmax
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:         arith.maxnumf
+// CHECK:       math.exp
+// CHECK:       arith.divf
+func.func @softmax(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<64x128xf32>) outs(%y : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+// tensor.pad becomes a generic reading the source at clamped indices.
+// CHECK-LABEL: func.func @pad
+// CHECK-NOT:   tensor.pad
+// CHECK:       linalg.generic
+// CHECK:         linalg.index 0
+// CHECK:         arith.minsi
+// CHECK:         arith.maxsi
+// CHECK:         tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<4x4xf32>
+// CHECK:         arith.select
+// CHECK:       } -> tensor<6x8xf32>
+func.func @pad(%x: tensor<4x4xf32>) -> tensor<6x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = tensor.pad %x low[1, 2] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x4xf32> to tensor<6x8xf32>
+  return %0 : tensor<6x8xf32>
+}
+
+// -----
+
+// A chain of elementwise ops fuses into one generic.
+// CHECK-LABEL: func.func @chain
+// CHECK-COUNT-1: linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       math.exp
+// CHECK:       arith.maximumf
+#id = affine_map<(d0) -> (d0)>
+func.func @chain(%x: tensor<1024xf32>, %t: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<1024xf32>) outs(%t : tensor<1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<1024xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%0 : tensor<1024xf32>) outs(%y : tensor<1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1024xf32>
+  return %1 : tensor<1024xf32>
+}
