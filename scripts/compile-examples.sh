@@ -18,7 +18,7 @@ for f in "${files[@]}"; do
   if "$opt" --llm-plan \
       --lower-to-nvvm="dump-ptx=$out/$name.ptx.d launch-manifest=$out/$name.launch.json" \
       "$f" -o "$out/$name.gpu.mlir" 2>"$out/$name.log"; then
-    printf "%-32s ok   %.2fs\n" "$name" "$(echo "$(date +%s.%N) - $start" | bc)"
+    printf "%-32s ok   %.2fs\n" "$name" "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
   else
     printf "%-32s FAIL (see %s)\n" "$name" "$out/$name.log"
     status=1

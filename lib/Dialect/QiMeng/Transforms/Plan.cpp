@@ -100,8 +100,9 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   });
   bool vectorize = isStatic && !isGather && family == Family::Elementwise && elementType.isF32() &&
                    allF32 && op.getNumLoops() > 0 &&
-                   llvm::all_of(op.getIndexingMapsArray(),
-                                [](AffineMap m) { return m.isIdentity(); });
+                   (isa<linalg::FillOp>(op) ||
+                    llvm::all_of(op.getIndexingMapsArray(),
+                                 [](AffineMap m) { return m.isIdentity(); }));
   return planParallel(b, loc, op, tag, bounds, vectorize);
 }
 
@@ -237,8 +238,11 @@ private:
       if (auto existing =
               op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName))
         tag = existing.getValue().str();
-      else
-        tag = (familyName(family) + Twine(counts[familyName(family)]++)).str();
+      else {
+        StringRef prefix =
+            isa<linalg::FillOp>(op) ? StringRef("fill") : familyName(family);
+        tag = (prefix + Twine(counts[prefix]++)).str();
+      }
       op->setAttr(QiMengDialect::kTagAttrName, builder.getStringAttr(tag));
       if (failed(planner.plan(builder, op.getLoc(), op, tag))) {
         plan->erase();

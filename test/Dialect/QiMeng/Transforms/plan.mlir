@@ -54,10 +54,11 @@ func.func @relu(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<
 // -----
 
 // Reduction: one output per thread, the reduction loop serial in the thread;
-// the fill gets its own plan.
+// the fill gets its own (vectorized) plan.
 // CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "elementwise0" [256] to block
-// CHECK-NEXT:    qimeng.tile "elementwise0" [1] to thread
+// CHECK-NEXT:    qimeng.tile "fill0" [1024] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [4] to thread
+// CHECK-NEXT:    qimeng.vectorize "fill0" width 4
 // CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
 // CHECK-NEXT:  }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Checks that a qimeng-opt binary depends only on system libraries
+# (libc, libstdc++, libm, libgcc_s, libz, libzstd), and that it runs.
+set -euo pipefail
+bin=${1:-build-static/bin/qimeng-opt}
+allowed='^(linux-vdso\.so|/lib64/ld-linux-x86-64\.so|ld-linux-x86-64\.so|libc\.so|libstdc\+\+\.so|libm\.so|libgcc_s\.so|libz\.so|libzstd\.so)'
+bad=$(ldd "$bin" | awk '{print $1}' | grep -Ev "$allowed" || true)
+if [ -n "$bad" ]; then
+  echo "error: $bin needs non-system libraries:" >&2
+  echo "$bad" >&2
+  exit 1
+fi
+"$bin" --version >/dev/null
+echo "$bin: only system libraries ($(ldd "$bin" | awk '{print $1}' | tr '\n' ' '))"
