@@ -56,4 +56,5 @@ if _have_cuda_gpu():
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas_dir", os.path.dirname(ptxas)))
     config.substitutions.append(("%ptxas", ptxas))

@@ -19,6 +19,23 @@
 using namespace mlir;
 
 namespace {
+/// Fails the pipeline with a message: used when pipeline options are wrong,
+/// so the error shows before any work is done.
+class OptionErrorPass
+    : public PassWrapper<OptionErrorPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OptionErrorPass)
+  explicit OptionErrorPass(std::string message) : message(std::move(message)) {}
+  StringRef getArgument() const override { return "qimeng-option-error"; }
+  void runOnOperation() override {
+    emitError(UnknownLoc::get(&getContext())) << message;
+    signalPassFailure();
+  }
+
+private:
+  std::string message;
+};
+
 struct LLMPlanOptions : public PassPipelineOptions<LLMPlanOptions> {
   PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Target GPU profile (sm_80, sm_90)"),
@@ -35,6 +52,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX, needs nothing), bin "
+                     "(cubin) or fatbin (cubin + PTX); bin and fatbin run "
+                     "ptxas from the CUDA toolkit (CUDA_HOME or PATH)"),
+      llvm::cl::init("isa")};
   PassOptions::Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Directory to write each kernel module's PTX to")};
@@ -80,6 +103,13 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
 
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options) {
+  StringRef format = options.format;
+  if (format != "isa" && format != "bin" && format != "fatbin") {
+    pm.addPass(std::make_unique<OptionErrorPass>(
+        "--lower-to-nvvm: unknown format '" + format.str() +
+        "'; expected isa, bin or fatbin"));
+    return;
+  }
   // Constants and index math used inside the launch move into it, so the
   // outliner does not turn them into kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -95,7 +125,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = "isa";
+  nvvm.cubinFormat = options.format;
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
   if (!options.dumpPTX.empty()) {

@@ -33,29 +33,48 @@ int64_t largestPow2Divisor(int64_t size, int64_t cap) {
 }
 
 /// The operation families the planner tells apart.
-enum class Family { Matmul, Elementwise, Reduction };
+enum class Family {
+  Matmul,      ///< 2-D contraction (m, n, k), any transposition
+  Contraction, ///< other contractions: batched matmul, matvec, ...
+  Convolution,
+  Pooling,
+  Reduction,
+  Elementwise ///< no reduction loop: elementwise, broadcast, fill
+};
 
 StringRef familyName(Family f) {
   switch (f) {
   case Family::Matmul:
     return "matmul";
-  case Family::Elementwise:
-    return "elementwise";
+  case Family::Contraction:
+    return "contraction";
+  case Family::Convolution:
+    return "conv";
+  case Family::Pooling:
+    return "pool";
   case Family::Reduction:
     return "reduction";
+  case Family::Elementwise:
+    return "elementwise";
   }
   llvm_unreachable("unknown family");
 }
 
 Family classify(linalg::LinalgOp op) {
-  if (op.getNumLoops() == 3 && linalg::isaContractionOpInterface(op) &&
-      op.getNumReductionLoops() == 1 &&
-      op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
-      llvm::all_of(op.getIndexingMapsArray(),
-                   [](AffineMap m) { return m.isProjectedPermutation(); }))
-    return Family::Matmul;
   if (op.getNumReductionLoops() == 0)
     return Family::Elementwise;
+  if (linalg::isaContractionOpInterface(op)) {
+    if (op.getNumLoops() == 3 && op.getNumParallelLoops() == 2 &&
+        op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
+        llvm::all_of(op.getIndexingMapsArray(),
+                     [](AffineMap m) { return m.isProjectedPermutation(); }))
+      return Family::Matmul;
+    return Family::Contraction;
+  }
+  if (op->getName().getStringRef().starts_with("linalg.pooling"))
+    return Family::Pooling;
+  if (linalg::isaConvolutionOpInterface(op))
+    return Family::Convolution;
   return Family::Reduction;
 }
 

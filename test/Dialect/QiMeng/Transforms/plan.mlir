@@ -81,8 +81,8 @@ func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
 // Convolution: the three innermost parallel loops (h, w, c) are mapped; the
 // batch loop and the window run serially in each thread.
 // CHECK-LABEL: qimeng.plan @conv provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1, 2, 128, 0, 0, 0] to block
-// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1, 1, 1, 0, 0, 0] to thread
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 2, 128, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 1, 1, 0, 0, 0] to thread
 // CHECK-NEXT:  }
 func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memref<2x16x16x128xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
