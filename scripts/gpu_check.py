@@ -205,6 +205,9 @@ def run_example(driver, directory, name):
 
 
 def main():
+    # Exact fp32 references: no TF32 in cuBLAS or cuDNN.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     directory = sys.argv[1]
     names = sys.argv[2:] or sorted(
         f[:-len(".launch.json")] for f in os.listdir(directory) if f.endswith(".launch.json"))

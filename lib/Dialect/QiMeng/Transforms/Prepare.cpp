@@ -2,6 +2,7 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -91,19 +92,67 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// Fuses an elementwise producer with one use into its consumer generic.
+/// (Upstream's populateElementwiseOpsFusionPatterns would also replace unused
+/// `outs` with tensor.empty, which breaks destination-passing kernels.)
+struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      Operation *producer = operand.get().getDefiningOp();
+      if (!producer || !producer->hasOneUse() ||
+          !linalg::areElementwiseOpsFusable(&operand))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        continue;
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceAllUsesExcept(original, replacement, fused->fusedOp);
+      rewriter.eraseOp(consumer);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(consumer, "no fusable producer");
+  }
+};
+
+/// Destination-passing style: a tensor argument that a linalg op uses as its
+/// output (`outs`) is where the result goes, so bufferization may write it in
+/// place; every other tensor argument is an input and must stay unchanged.
+/// Explicit `bufferization.writable` attributes are kept.
+void markDestinationArguments(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  llvm::SmallDenseSet<unsigned> destinations;
+  func.walk([&](DestinationStyleOpInterface op) {
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (auto arg = dyn_cast<BlockArgument>(init.get());
+          arg && arg.getOwner() == &func.getBody().front())
+        destinations.insert(arg.getArgNumber());
+  });
+  MLIRContext *ctx = func.getContext();
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isa<TensorType>(arg.getType()) ||
+        func.getArgAttr(arg.getArgNumber(), "bufferization.writable"))
+      continue;
+    func.setArgAttr(arg.getArgNumber(), "bufferization.writable",
+                    BoolAttr::get(ctx, destinations.contains(arg.getArgNumber())));
+  }
+}
+
 class QiMengPreparePass
     : public impl::QiMengPreparePassBase<QiMengPreparePass> {
 public:
   void runOnOperation() override {
+    getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, PadToGeneric>(ctx);
-    // Fuse elementwise producers into their consumers (on tensors only).
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *fused) {
-          Operation *producer = fused->get().getDefiningOp();
-          return producer && producer->hasOneUse();
-        });
+    patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer>(
+        ctx);
     GreedyRewriteConfig config;
     config.setMaxNumRewrites(10000);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

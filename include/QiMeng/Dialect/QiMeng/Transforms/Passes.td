@@ -48,7 +48,9 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     (`linalg.softmax`) into linalg generics, rewrites constant `tensor.pad`
     into a linalg generic that reads the source with clamped indices, and fuses
     chains of elementwise producers into their consumers (one kernel instead of
-    one per op).
+    one per op). Tensor arguments used as an op's output (`outs`) are marked
+    `bufferization.writable = true` (results are written there in place),
+    all other tensor arguments `false` (inputs are never overwritten).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
