@@ -7,4 +7,4 @@ scripts/setup-deps.sh
 if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
 fi
-ninja -C build
+ninja -C build all mlir-doc
