@@ -194,11 +194,20 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
   case TileLevel::block:
   case TileLevel::thread: {
     bool block = op.getLevel() == TileLevel::block;
+    // Threads are tiled by their count (block tile / thread tile), so the
+    // thread loop stays static when a block tile is partial at the border.
+    std::string how = "tile_sizes " + list(op.getSizes());
+    if (!block) {
+      SmallVector<int64_t> counts;
+      for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
+        counts.push_back(t == 0 ? 0 : b / t);
+      how = "num_threads " + list(counts);
+    }
     os << llvm::formatv(
-        "    {0}, {1} = transform.structured.tile_using_forall {2} tile_sizes "
-        "{3}{4} (mapping = {5}) : (!transform.any_op) -> (!transform.any_op, "
+        "    {0}, {1} = transform.structured.tile_using_forall {2} {3}{4} "
+        "(mapping = {5}) : (!transform.any_op) -> (!transform.any_op, "
         "!transform.any_op)\n",
-        tiled, loop, target, list(op.getSizes()), interchange,
+        tiled, loop, target, how, interchange,
         mapping(op.getSizes(), block ? "block" : "thread"));
     if (block) {
       os << llvm::formatv("    %blk_{0} = transform.cast {1} : "

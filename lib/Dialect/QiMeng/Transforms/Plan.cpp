@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGPLANPASS
@@ -23,14 +24,6 @@ namespace {
 
 /// Threads per block the planner aims for on memory-bound kernels.
 constexpr int64_t kThreadsPerBlock = 256;
-
-/// Returns the largest power of two <= `cap` that divides `size`.
-int64_t largestPow2Divisor(int64_t size, int64_t cap) {
-  int64_t d = 1;
-  while (d * 2 <= cap && size % (d * 2) == 0)
-    d *= 2;
-  return d;
-}
 
 /// The operation families the planner tells apart.
 enum class Family {
@@ -131,17 +124,20 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
                                   linalg::LinalgOp op, StringRef tag,
                                   ArrayRef<int64_t> bounds) {
   int64_t m = bounds[0], n = bounds[1], k = bounds[2];
-  int64_t bm = largestPow2Divisor(m, 64), bn = largestPow2Divisor(n, 64);
-  int64_t bk = largestPow2Divisor(k, 16);
-  int64_t tm = largestPow2Divisor(bm, 4), tn = largestPow2Divisor(bn, 4);
-  bool fast = bm >= 16 && bn >= 16 && bk >= 4 && tm == 4 && tn == 4 &&
-              llvm::all_of(op.getIndexingMapsArray(),
-                           [](AffineMap map) { return map.isProjectedPermutation(); });
+  // Full-size tiles even when they do not divide the problem: the tiles at
+  // the border are partial (and computed without vectors).
+  int64_t bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
+  int64_t bn = std::min<int64_t>(64, llvm::PowerOf2Ceil(n));
+  int64_t bk = std::min<int64_t>(16, llvm::PowerOf2Ceil(k));
+  int64_t tm = std::min<int64_t>(4, bm), tn = std::min<int64_t>(4, bn);
+  bool promote = bm >= 16 && bn >= 16 && bk >= 4;
+  bool divides = m % bm == 0 && n % bn == 0 && k % bk == 0;
+  bool fast = promote && divides && tm == 4 && tn == 4;
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({bm, bn, 0}),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, bk}),
                  TileLevel::reduction, nullptr);
-  if (fast)
+  if (promote)
     PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({tm, tn, 0}),
                  TileLevel::thread, nullptr);
@@ -171,20 +167,32 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   SmallVector<unsigned> mapped(parallel.rbegin(),
                                parallel.rbegin() +
                                    std::min<size_t>(parallel.size(), 3));
-  SmallVector<int64_t> blockSizes(bounds.size(), 0);
-  SmallVector<int64_t> threadSizes(bounds.size(), 0);
-  int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+  SmallVector<int64_t> blockSizes, threadSizes;
+  auto computeTiles = [&](int64_t width) {
+    blockSizes.assign(bounds.size(), 0);
+    threadSizes.assign(bounds.size(), 0);
+    int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+    for (auto [i, dim] : llvm::enumerate(mapped)) {
+      int64_t perThread = i == 0 ? width : 1;
+      // Power-of-two thread counts; the last block along a loop that they
+      // do not divide is partial.
+      int64_t threads = std::min<int64_t>(
+          llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
+          threadsLeft);
+      blockSizes[dim] = threads * perThread;
+      threadSizes[dim] = perThread;
+      threadsLeft /= threads;
+    }
+  };
+  // Vectors need whole blocks along the innermost loop.
   int64_t width = 1;
   if (vectorize && iterators.back() == utils::IteratorType::parallel &&
-      bounds.back() % 4 == 0)
-    width = 4;
-  for (auto [i, dim] : llvm::enumerate(mapped)) {
-    int64_t perThread = i == 0 ? width : 1;
-    int64_t threads = largestPow2Divisor(bounds[dim] / perThread, threadsLeft);
-    blockSizes[dim] = threads * perThread;
-    threadSizes[dim] = perThread;
-    threadsLeft /= threads;
+      mapped.front() == bounds.size() - 1 && bounds.back() % 4 == 0) {
+    computeTiles(4);
+    if (bounds.back() % blockSizes.back() == 0)
+      width = 4;
   }
+  computeTiles(width);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockSizes),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadSizes),

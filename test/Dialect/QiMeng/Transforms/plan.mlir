@@ -19,11 +19,12 @@ func.func @matmul(%A: memref<512x256xf32>, %B: memref<256x1024xf32>, %C: memref<
 
 // -----
 
-// Sizes that tiles do not divide: the largest power-of-two tiles that do, and
-// no shared memory or vectors when the tiles get too small.
+// Sizes that the tiles do not divide: the same tiles, partial at the border
+// (computed without vectors).
 // CHECK-LABEL: qimeng.plan @odd provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "matmul0" [4, 8, 0] to block
-// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 1] to reduction
+// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
 // CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
 // CHECK-NEXT:  }
 func.func @odd(%A: memref<100x77xf32>, %B: memref<77x40xf32>, %C: memref<100x40xf32>) {
