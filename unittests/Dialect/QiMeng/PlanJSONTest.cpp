@@ -65,6 +65,21 @@ protected:
     return planFromJSONText(builder, UnknownLoc::get(&context), text);
   }
 
+  /// A JSON plan and a message its import must report.
+  struct Case {
+    const char *json;
+    const char *message;
+  };
+
+  /// Imports each case into `module`, expecting failure with its message.
+  void expectImportErrors(ModuleOp module, ArrayRef<Case> cases) {
+    for (const Case &c : cases) {
+      EXPECT_TRUE(failed(import(module, c.json))) << c.json;
+      EXPECT_NE(allErrors().find(c.message), std::string::npos)
+          << "expected '" << c.message << "' in:\n" << allErrors();
+    }
+  }
+
   std::string allErrors() const {
     std::string s;
     for (const std::string &e : errors)
@@ -121,10 +136,7 @@ TEST_F(PlanJSONTest, RejectsMalformedJSON) {
 TEST_F(PlanJSONTest, RejectsShapeErrorsWithTheirPath) {
   OwningOpRef<ModuleOp> module = parse(kModule);
   ASSERT_TRUE(module);
-  struct Case {
-    const char *json;
-    const char *message;
-  } cases[] = {
+  Case cases[] = {
       {R"({"kernel":"mm","provenance":"builtin","actions":[],"extra":1})",
        "at '$': unknown key 'extra'"},
       {R"({"provenance":"builtin","actions":[]})", "at 'kernel'"},
@@ -139,11 +151,7 @@ TEST_F(PlanJSONTest, RejectsShapeErrorsWithTheirPath) {
       {R"({"kernel":"mm","provenance":"builtin","actions":[{"action":"vectorize","target":"mm","width":4,"speed":9}]})",
        "at 'actions[0]': unknown key 'speed'"},
   };
-  for (const Case &c : cases) {
-    EXPECT_TRUE(failed(import(*module, c.json))) << c.json;
-    EXPECT_NE(allErrors().find(c.message), std::string::npos)
-        << "expected '" << c.message << "' in:\n" << allErrors();
-  }
+  expectImportErrors(*module, cases);
   // Nothing half-built is left in the module.
   EXPECT_EQ(llvm::range_size(module->getOps<PlanOp>()), 1u);
 }
@@ -151,10 +159,7 @@ TEST_F(PlanJSONTest, RejectsShapeErrorsWithTheirPath) {
 TEST_F(PlanJSONTest, RunsTheOpVerifiers) {
   OwningOpRef<ModuleOp> module = parse(kModule);
   ASSERT_TRUE(module);
-  struct Case {
-    const char *json;
-    const char *message;
-  } cases[] = {
+  Case cases[] = {
       {R"({"kernel":"mm","provenance":"builtin","actions":[{"action":"vectorize","target":"mm","width":3}]})",
        "at 'actions[0]': 'qimeng.vectorize' op vector width must be a power of two, got 3"},
       {R"({"kernel":"mm","provenance":"builtin","actions":[{"action":"tile","target":"mm","sizes":[1,2],"level":"block","interchange":[]}]})",
@@ -166,11 +171,7 @@ TEST_F(PlanJSONTest, RunsTheOpVerifiers) {
       {R"({"kernel":"mm","provenance":"human","actions":[]})",
        "provenance must be 'builtin', 'tuned' or 'llm:<model>'"},
   };
-  for (const Case &c : cases) {
-    EXPECT_TRUE(failed(import(*module, c.json))) << c.json;
-    EXPECT_NE(allErrors().find(c.message), std::string::npos)
-        << "expected '" << c.message << "' in:\n" << allErrors();
-  }
+  expectImportErrors(*module, cases);
   EXPECT_EQ(llvm::range_size(module->getOps<PlanOp>()), 1u);
   EXPECT_TRUE(succeeded(verify(*module)));
 }
