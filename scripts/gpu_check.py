@@ -31,6 +31,7 @@ REFERENCES = {
     "matmul": _mm,
     "matmul_irregular": _mm,
     "matmul_odd": _mm,
+    "matmul_unroll": _mm,
     "matmul_large_k": _mm,
     "matmul_small_k": _mm,
     "matmul_tall_skinny": _mm,

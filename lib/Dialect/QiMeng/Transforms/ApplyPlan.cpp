@@ -65,6 +65,8 @@ public:
 
   /// Returns the script, or emits an error on the failing action.
   FailureOr<std::string> build();
+  /// The unroll actions the script applies.
+  ArrayRef<UnrollOp> getUnrolls() const { return unrolls; }
 
 private:
   /// Emits a match of the kernel function; returns its handle.
@@ -98,6 +100,7 @@ private:
   LogicalResult emitTile(TileOp op);
   LogicalResult emitPromote(PromoteOp op);
   LogicalResult emitVectorize(VectorizeOp op);
+  LogicalResult emitUnroll(UnrollOp op);
   void emitFinalize();
 
   PlanOp plan;
@@ -107,6 +110,7 @@ private:
   llvm::raw_string_ostream os{script};
   unsigned counter = 0;
   SmallVector<std::string> vectorized;
+  SmallVector<UnrollOp> unrolls;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
   SmallVector<std::string> tagOrder;
@@ -184,13 +188,35 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
   if (std::optional<ArrayRef<int64_t>> perm = op.getInterchange())
     interchange = " interchange = " + list(*perm);
   switch (op.getLevel()) {
-  case TileLevel::reduction:
+  case TileLevel::reduction: {
+    // One serial loop per tiled dimension; each is named "<tag>.<dim>" so a
+    // later action (unroll) can find it.
+    SmallVector<std::string> loops;
+    SmallVector<int64_t> dims;
+    for (auto [dim, size] : llvm::enumerate(op.getSizes()))
+      if (size > 0) {
+        loops.push_back(fresh("loop"));
+        dims.push_back(dim);
+      }
+    std::string types = "!transform.any_op";
+    for (size_t i = 0; i < loops.size(); ++i)
+      types += ", !transform.any_op";
     os << llvm::formatv(
         "    {0}, {1} = transform.structured.tile_using_for {2} tile_sizes "
-        "{3}{4} : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)\n",
-        tiled, loop, target, list(op.getSizes()), interchange);
+        "{3}{4} : (!transform.any_op) -> ({5})\n",
+        tiled, llvm::join(loops, ", "), target, list(op.getSizes()),
+        interchange, types);
+    for (auto [handle, dim] : llvm::zip(loops, dims)) {
+      std::string name = fresh("name");
+      os << llvm::formatv(
+          "    {0} = transform.param.constant \"{1}.{2}\" -> "
+          "!transform.any_param\n"
+          "    transform.annotate {3} \"qimeng.loop\" = {0} : "
+          "!transform.any_op, !transform.any_param\n",
+          name, op.getTarget(), dim, handle);
+    }
     return success();
+  }
   case TileLevel::block:
   case TileLevel::thread: {
     bool block = op.getLevel() == TileLevel::block;
@@ -349,6 +375,21 @@ LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
   return success();
 }
 
+/// Unrolls the serial loop that a reduction tile made for loop `dim`.
+LogicalResult ScriptBuilder::emitUnroll(UnrollOp op) {
+  const TargetState &state = targets[op.getTarget()];
+  int64_t dim = op.getDim();
+  if (dim >= static_cast<int64_t>(state.reductionTile.size()) ||
+      state.reductionTile[dim] == 0)
+    return op.emitOpError()
+           << "unrolls loop " << dim << " of '" << op.getTarget()
+           << "', but no reduction tile of the plan makes a serial loop for it";
+  // Unrolled at the end, after the accumulators were hoisted into registers
+  // (two copies of a read/write pair in one iteration would block that).
+  unrolls.push_back(op);
+  return success();
+}
+
 void ScriptBuilder::emitFinalize() {
   if (promoted) {
     std::string k = matchKernel();
@@ -388,6 +429,16 @@ void ScriptBuilder::emitFinalize() {
         "(!transform.any_op) -> !transform.any_op\n",
         k, fresh("hoisted"));
     k = matchKernel();
+  }
+  for (UnrollOp op : unrolls) {
+    std::string loop = fresh("unroll");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
+        "{{qimeng.loop = \"{1}.{2}\"} in {3} : (!transform.any_op) -> "
+        "!transform.op<\"scf.for\">\n"
+        "    transform.loop.unroll {0} {{factor = {4} : i64} : "
+        "!transform.op<\"scf.for\">\n",
+        loop, op.getTarget(), op.getDim(), k, op.getFactor());
   }
   // Whatever was not vectorized becomes scalar loops inside the threads.
   std::string rest = fresh("rest");
@@ -440,6 +491,8 @@ FailureOr<std::string> ScriptBuilder::build() {
       result = emitPromote(promote);
     else if (auto vec = dyn_cast<VectorizeOp>(op))
       result = emitVectorize(vec);
+    else if (auto unroll = dyn_cast<UnrollOp>(op))
+      result = emitUnroll(unroll);
     else
       result = op->emitOpError()
                << "is not supported by the built-in micro-coder yet";
@@ -542,6 +595,22 @@ private:
     if (failed(applyPatternsGreedily(kernel, std::move(patterns), config)))
       return plan.emitOpError() << "lowering vector slices did not converge";
     annotateAlignment(kernel);
+    // Each unrolled loop must still be there (found by its name); then the
+    // names are dropped.
+    for (UnrollOp unroll : builder.getUnrolls()) {
+      std::string name =
+          (unroll.getTarget() + "." + Twine(unroll.getDim())).str();
+      bool found = false;
+      kernel.walk([&](scf::ForOp loop) {
+        auto attr = loop->getAttrOfType<StringAttr>("qimeng.loop");
+        found |= attr && attr.getValue() == name;
+      });
+      if (!found)
+        return unroll.emitOpError()
+               << "found no loop to unroll: loop " << unroll.getDim()
+               << " of '" << unroll.getTarget() << "' was not kept";
+    }
+    kernel.walk([](scf::ForOp loop) { loop->removeAttr("qimeng.loop"); });
     if (steps >= 0)
       return success();
     // Everything must now run inside gpu.launch.

@@ -94,3 +94,16 @@ qimeng.plan @m provenance "builtin" {
   qimeng.promote "mm" operands [0, 1] pad 4
   qimeng.tile "mm" [4, 4, 0] to thread
 }
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  // expected-error @+1 {{unrolls loop 2 of 'mm', but no reduction tile of the plan makes a serial loop for it}}
+  qimeng.unroll "mm" dim 2 factor 2
+}
