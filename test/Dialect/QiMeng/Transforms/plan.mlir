@@ -2,7 +2,7 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-plan | FileCheck %s
 
 // Matmul (f32): 64x64 block tiles, K step 16, A/B in shared memory, 4x4 per
-// thread, 128-bit vectors.
+// thread, 128-bit vectors, the K loop unrolled by 2.
 // CHECK-LABEL: func.func @matmul
 // CHECK:       linalg.matmul {qimeng.tag = "matmul0"}
 // CHECK-LABEL: qimeng.plan @matmul provenance "builtin" {
@@ -11,6 +11,7 @@
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
 // CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
 // CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
+// CHECK-NEXT:    qimeng.unroll "matmul0" dim 2 factor 2
 // CHECK-NEXT:  }
 func.func @matmul(%A: memref<512x256xf32>, %B: memref<256x1024xf32>, %C: memref<512x1024xf32>) {
   linalg.matmul ins(%A, %B : memref<512x256xf32>, memref<256x1024xf32>) outs(%C : memref<512x1024xf32>)
