@@ -26,6 +26,15 @@ std::string list(ArrayRef<int64_t> values) {
   return s;
 }
 
+/// Returns `text` as an MLIR string literal (quotes and escapes included).
+std::string quote(StringRef text) {
+  std::string s = "\"";
+  llvm::raw_string_ostream os(s);
+  llvm::printEscapedString(text, os);
+  os << "\"";
+  return s;
+}
+
 /// GPU id mapping for the non-zero entries of `sizes`: the innermost tiled
 /// loop goes to x, the next to y, then z.
 std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
@@ -64,9 +73,9 @@ private:
   std::string matchKernel() {
     std::string handle = fresh("kernel");
     os << llvm::formatv("    {0} = transform.structured.match ops{{[\"func.func\"]} "
-                        "attributes {{sym_name = \"{1}\"} in %root : "
+                        "attributes {{sym_name = {1}} in %root : "
                         "(!transform.any_op) -> !transform.any_op\n",
-                        handle, kernel.getSymName());
+                        handle, quote(kernel.getSymName()));
     return handle;
   }
   /// Emits a match of the payload op tagged `tag`; returns its handle.
@@ -74,9 +83,9 @@ private:
     std::string k = matchKernel();
     std::string handle = fresh("op");
     os << llvm::formatv("    {0} = transform.structured.match attributes "
-                        "{{qimeng.tag = \"{1}\"} in {2} : (!transform.any_op) "
+                        "{{qimeng.tag = {1}} in {2} : (!transform.any_op) "
                         "-> !transform.any_op\n",
-                        handle, tag, k);
+                        handle, quote(tag), k);
     return handle;
   }
   unsigned tagIndex(StringRef tag) {
@@ -111,13 +120,50 @@ private:
 /// promotion are spread over the threads that the later thread tile creates.
 LogicalResult ScriptBuilder::precompute() {
   for (MacroActionOpInterface action : plan.getActions()) {
+    // Every target of any action needs its tiles (checked below).
+    TargetState &state = targets[action.getTargetTag()];
+    if (!llvm::is_contained(tagOrder, action.getTargetTag().str()))
+      tagOrder.push_back(action.getTargetTag().str());
     auto tile = dyn_cast<TileOp>(action.getOperation());
-    if (!tile)
+    if (!tile) {
+      if (state.blockTile.empty())
+        return action->emitOpError()
+               << "comes before the block tile of '" << action.getTargetTag()
+               << "'; the block tile must come first";
       continue;
-    TargetState &state = targets[tile.getTarget()];
-    if (!llvm::is_contained(tagOrder, tile.getTarget().str()))
-      tagOrder.push_back(tile.getTarget().str());
+    }
     ArrayRef<int64_t> sizes = tile.getSizes();
+    SmallVector<int64_t> *slot = nullptr;
+    switch (tile.getLevel()) {
+    case TileLevel::block:
+      slot = &state.blockTile;
+      break;
+    case TileLevel::reduction:
+      slot = &state.reductionTile;
+      break;
+    case TileLevel::thread:
+      slot = &state.threadTile;
+      break;
+    case TileLevel::warp:
+      return tile.emitOpError()
+             << "warp-level tiles are not supported by the built-in "
+                "micro-coder yet";
+    }
+    if (!slot->empty())
+      return tile.emitOpError()
+             << "tiles '" << tile.getTarget() << "' to "
+             << stringifyTileLevel(tile.getLevel())
+             << " a second time; the built-in micro-coder takes one tile "
+                "per level";
+    if (tile.getLevel() != TileLevel::reduction &&
+        llvm::count_if(sizes, [](int64_t s) { return s > 0; }) > 3)
+      return tile.emitOpError() << "maps more than 3 loops to GPU "
+                                << stringifyTileLevel(tile.getLevel())
+                                << "s; the built-in micro-coder maps at most 3";
+    if (tile.getLevel() != TileLevel::block && state.blockTile.empty())
+      return tile.emitOpError() << "comes before the block tile of '"
+                                << tile.getTarget()
+                                << "'; the block tile must come first";
     switch (tile.getLevel()) {
     case TileLevel::block:
       state.blockTile.assign(sizes.begin(), sizes.end());
@@ -135,10 +181,7 @@ LogicalResult ScriptBuilder::precompute() {
     }
   }
   for (auto &[tag, state] : targets) {
-    if (state.blockTile.empty())
-      return plan.emitOpError() << "target '" << tag
-                                << "' has no block tile; every operation of a "
-                                   "kernel must be mapped to GPU blocks";
+    // Every action checked above that the block tile came first.
     if (state.threadTile.empty())
       return plan.emitOpError() << "target '" << tag
                                 << "' has no thread tile; every operation of "
@@ -162,7 +205,8 @@ LogicalResult ScriptBuilder::precompute() {
     int64_t total = 1;
     for (auto [i, n] : llvm::enumerate(perDim)) {
       state.blockDims[i] = n;
-      total *= n;
+      // Saturate: each factor and the product stay far from overflow.
+      total = std::min<int64_t>(total * std::min<int64_t>(n, 1 << 20), 1 << 30);
     }
     if (total > 1024)
       return plan.emitOpError() << "target '" << tag << "' needs " << total
@@ -200,11 +244,11 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
     for (auto [handle, dim] : llvm::zip(loops, dims)) {
       std::string name = fresh("name");
       os << llvm::formatv(
-          "    {0} = transform.param.constant \"{1}.{2}\" -> "
+          "    {0} = transform.param.constant {1} -> "
           "!transform.any_param\n"
-          "    transform.annotate {3} \"qimeng.loop\" = {0} : "
+          "    transform.annotate {2} \"qimeng.loop\" = {0} : "
           "!transform.any_op, !transform.any_param\n",
-          name, op.getTarget(), dim, handle);
+          name, quote((op.getTarget() + "." + Twine(dim)).str()), handle);
     }
     return success();
   }
@@ -425,11 +469,12 @@ void ScriptBuilder::emitFinalize() {
     std::string loop = fresh("unroll");
     os << llvm::formatv(
         "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
-        "{{qimeng.loop = \"{1}.{2}\"} in {3} : (!transform.any_op) -> "
+        "{{qimeng.loop = {1}} in {2} : (!transform.any_op) -> "
         "!transform.op<\"scf.for\">\n"
-        "    transform.loop.unroll {0} {{factor = {4} : i64} : "
+        "    transform.loop.unroll {0} {{factor = {3} : i64} : "
         "!transform.op<\"scf.for\">\n",
-        loop, op.getTarget(), op.getDim(), k, op.getFactor());
+        loop, quote((op.getTarget() + "." + Twine(op.getDim())).str()), k,
+        op.getFactor());
   }
   // Whatever was not vectorized becomes scalar loops inside the threads.
   std::string rest = fresh("rest");
@@ -474,7 +519,9 @@ FailureOr<std::string> ScriptBuilder::build() {
     if (steps >= 0 && applied++ >= steps)
       break;
     Operation *op = action.getOperation();
-    os << "    // " << action.describe() << "\n";
+    std::string comment = action.describe();
+    llvm::replace(comment, '\n', ' ');
+    os << "    // " << comment << "\n";
     LogicalResult result = success();
     if (auto tile = dyn_cast<TileOp>(op))
       result = emitTile(tile);

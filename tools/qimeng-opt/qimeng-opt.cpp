@@ -47,6 +47,12 @@ public:
       bool inPlace = path.consume_front("-o=");
       if (path == "-" || path.empty())
         continue;
+      // Only plain files (or new ones) are replaced by renaming; a symlink,
+      // device or FIFO is written in place, as mlir-opt would.
+      llvm::sys::fs::file_status status;
+      if (!llvm::sys::fs::status(path, status, /*follow=*/false) &&
+          status.type() != llvm::sys::fs::file_type::regular_file)
+        continue;
       finalPath = path.str();
       tempPath = finalPath + ".tmp-" + std::to_string(llvm::sys::Process::getProcessId());
       *value = (inPlace ? "-o=" : "") + tempPath;

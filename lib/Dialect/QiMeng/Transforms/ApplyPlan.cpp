@@ -54,6 +54,16 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Plans are realized at the top level of the module only.
+    WalkResult nested = module.walk([&](PlanOp plan) {
+      if (plan->getParentOp() == module.getOperation())
+        return WalkResult::advance();
+      plan.emitOpError() << "must be at the top level of the module to be "
+                            "realized";
+      return WalkResult::interrupt();
+    });
+    if (nested.wasInterrupted())
+      return signalPassFailure();
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       if (failed(apply(module, plan)))
         return signalPassFailure();
@@ -67,6 +77,15 @@ private:
     if (!kernel)
       return plan.emitOpError() << "kernel @" << plan.getKernel()
                                 << " is not a func.func of this module";
+    // The transform script finds the kernel by name anywhere in the module.
+    int64_t sameName = 0;
+    module.walk([&](func::FuncOp func) {
+      sameName += func.getSymName() == plan.getKernel();
+    });
+    if (sameName > 1)
+      return plan.emitOpError() << "kernel @" << plan.getKernel()
+                                << " is not the only function of that name "
+                                   "in the module (nested modules)";
     for (Value arg : kernel.getArguments())
       if (isa<TensorType>(arg.getType()))
         return plan.emitOpError()

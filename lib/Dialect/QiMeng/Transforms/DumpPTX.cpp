@@ -3,6 +3,7 @@
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -28,8 +29,13 @@ public:
         auto object = dyn_cast<gpu::ObjectAttr>(attr);
         if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
           continue;
+        // Symbol names may hold any character; keep the file inside `dir`.
+        std::string name = binary.getSymName().str();
+        for (char &c : name)
+          if (!llvm::isAlnum(c) && c != '_' && c != '-')
+            c = '_';
         SmallString<128> path(dir);
-        llvm::sys::path::append(path, binary.getSymName() + ".ptx");
+        llvm::sys::path::append(path, name + ".ptx");
         std::string error;
         std::unique_ptr<llvm::ToolOutputFile> file =
             openOutputFile(path, &error);

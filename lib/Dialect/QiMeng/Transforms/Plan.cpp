@@ -24,6 +24,8 @@ namespace {
 
 /// Threads per block the planner aims for on memory-bound kernels.
 constexpr int64_t kThreadsPerBlock = 256;
+/// Largest static loop the planner tiles (grid sizes are 32-bit).
+constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
 /// The operation families the planner tells apart.
 enum class Family {
@@ -93,6 +95,17 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                             StringRef tag) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   bool isStatic = llvm::none_of(bounds, ShapedType::isDynamic);
+  if (op.getNumDpsInits() == 0)
+    return op->emitOpError() << "has no output operand to plan for";
+  for (auto [i, bound] : llvm::enumerate(bounds)) {
+    if (bound == 0)
+      return op->emitOpError()
+             << "has an empty loop " << i << "; nothing to compute";
+    if (!ShapedType::isDynamic(bound) && bound > kMaxLoopSize)
+      return op->emitOpError() << "loop " << i << " has " << bound
+                               << " iterations; at most " << kMaxLoopSize
+                               << " are supported";
+  }
   if (op.getNumParallelLoops() == 0)
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
                                 "full reductions are not supported yet";
@@ -241,10 +254,9 @@ private:
         roots.push_back(linalgOp);
         return WalkResult::skip();
       }
-      if (isa<func::FuncOp, func::ReturnOp>(op) ||
-          op->getDialect()->getNamespace() == "arith" ||
-          op->getDialect()->getNamespace() == "tensor" ||
-          op->getDialect()->getNamespace() == "bufferization" ||
+      StringRef dialect = op->getName().getDialectNamespace();
+      if (isa<func::FuncOp, func::ReturnOp>(op) || dialect == "arith" ||
+          dialect == "tensor" || dialect == "bufferization" ||
           isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
               memref::ExpandShapeOp, memref::CollapseShapeOp,
               memref::SubViewOp, memref::CastOp, memref::ReshapeOp>(op))
@@ -263,6 +275,11 @@ private:
                                "builtin");
     builder.setInsertionPointToEnd(&plan.getBody().front());
     llvm::StringMap<unsigned> counts;
+    // Generated tags skip the ones the input already uses.
+    llvm::StringSet<> used;
+    for (linalg::LinalgOp op : roots)
+      if (auto tag = op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName))
+        used.insert(tag.getValue());
     for (linalg::LinalgOp op : roots) {
       Family family = classify(op);
       std::string tag;
@@ -272,7 +289,10 @@ private:
       else {
         StringRef prefix =
             isa<linalg::FillOp>(op) ? StringRef("fill") : familyName(family);
-        tag = (prefix + Twine(counts[prefix]++)).str();
+        do
+          tag = (prefix + Twine(counts[prefix]++)).str();
+        while (used.contains(tag));
+        used.insert(tag);
       }
       op->setAttr(QiMengDialect::kTagAttrName, builder.getStringAttr(tag));
       if (failed(planner.plan(builder, op.getLoc(), op, tag))) {

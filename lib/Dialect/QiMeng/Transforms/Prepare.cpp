@@ -40,6 +40,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
     RankedTensorType sourceType = pad.getSourceType();
     if (!resultType.hasStaticShape() || !sourceType.hasStaticShape())
       return rewriter.notifyMatchFailure(pad, "dynamic shapes");
+    if (sourceType.getRank() == 0 || sourceType.getNumElements() == 0)
+      return rewriter.notifyMatchFailure(pad, "rank-0 or empty source");
     Value padValue = pad.getConstantPaddingValue();
     if (!padValue)
       return rewriter.notifyMatchFailure(pad, "non-constant padding value");

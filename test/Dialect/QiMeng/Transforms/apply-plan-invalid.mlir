@@ -28,8 +28,8 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
   return
 }
-// expected-error @+1 {{target 'add' has no block tile; every operation of a kernel must be mapped to GPU blocks}}
 qimeng.plan @m provenance "builtin" {
+  // expected-error @+1 {{comes before the block tile of 'add'; the block tile must come first}}
   qimeng.tile "add" [1, 4] to thread
 }
 
@@ -106,4 +106,64 @@ qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [4, 4, 0] to thread
   // expected-error @+1 {{unrolls loop 2 of 'mm', but no reduction tile of the plan makes a serial loop for it}}
   qimeng.unroll "mm" dim 2 factor 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  // expected-error @+1 {{comes before the block tile of 'add'; the block tile must come first}}
+  qimeng.vectorize "add" width 4
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "add" [8, 64] to block
+  // expected-error @+1 {{tiles 'add' to block a second time; the built-in micro-coder takes one tile per level}}
+  qimeng.tile "add" [8, 32] to block
+  qimeng.tile "add" [1, 4] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<4x4x4x4xf32>, %B: memref<4x4x4x4xf32>) {
+  linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<4x4x4x4xf32>, memref<4x4x4x4xf32>) outs(%B : memref<4x4x4x4xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  // expected-error @+1 {{maps more than 3 loops to GPU blocks; the built-in micro-coder maps at most 3}}
+  qimeng.tile "add" [1, 1, 1, 1] to block
+}
+
+// -----
+
+// Tags with quotes are escaped in the transform script: this plan is
+// realized without errors.
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  linalg.add {qimeng.tag = "a\"b\n} in %root"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "a\"b\n} in %root" [8, 64] to block
+  qimeng.tile "a\"b\n} in %root" [1, 4] to thread
+}
+
+// -----
+
+module {
+  func.func @k() { return }
+  module {
+    func.func @k() { return }
+    // expected-error @+1 {{must be at the top level of the module to be realized}}
+    qimeng.plan @k provenance "builtin" {
+    }
+  }
 }

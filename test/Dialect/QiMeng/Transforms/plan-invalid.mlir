@@ -1,5 +1,5 @@
 // What the built-in planner does not support gets a diagnostic naming the op.
-// RUN: qimeng-opt %s --split-input-file --qimeng-plan --verify-diagnostics
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan --verify-diagnostics --allow-unregistered-dialect
 // RUN: not qimeng-opt %s --split-input-file --qimeng-plan=target=sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: error: unknown target 'sm_75'; expected sm_80 or sm_90
 
@@ -37,5 +37,41 @@ func.func @all_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
   ^bb0(%a: f32, %b: f32):
     linalg.yield %a : f32
   }
+  return
+}
+
+// -----
+
+func.func @empty_loop(%A: memref<0x16xf32>, %B: memref<16x8xf32>, %C: memref<0x8xf32>) {
+  // expected-error @+1 {{has an empty loop 0; nothing to compute}}
+  linalg.matmul ins(%A, %B : memref<0x16xf32>, memref<16x8xf32>) outs(%C : memref<0x8xf32>)
+  return
+}
+
+// -----
+
+func.func @huge(%x: memref<4x4611686018427387905xf32>, %y: memref<4x4611686018427387905xf32>) {
+  // expected-error @+1 {{loop 1 has 4611686018427387905 iterations; at most 2147483648 are supported}}
+  linalg.copy ins(%x : memref<4x4611686018427387905xf32>) outs(%y : memref<4x4611686018427387905xf32>)
+  return
+}
+
+// -----
+
+func.func @no_outs(%x: tensor<8xf32>) {
+  // expected-error @+1 {{has no output operand to plan for}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) {
+  ^bb0(%a: f32):
+    linalg.yield
+  }
+  return
+}
+
+// -----
+
+func.func @unregistered() {
+  // expected-error @+1 {{'foo.bar' op is not supported by the built-in planner: it plans linalg operations}}
+  "foo.bar"() : () -> ()
   return
 }

@@ -126,3 +126,15 @@ qimeng.plan @tagged provenance "tuned" {
   qimeng.tile "mine" [2, 8] to block
   qimeng.tile "mine" [1, 4] to thread
 }
+
+// -----
+
+// Generated tags skip the ones the input already uses.
+// CHECK-LABEL: func.func @collide
+// CHECK:       linalg.add {qimeng.tag = "elementwise0"}
+// CHECK:       linalg.sub {qimeng.tag = "elementwise1"}
+func.func @collide(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  linalg.add {qimeng.tag = "elementwise0"} ins(%a, %a : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  linalg.sub ins(%a, %a : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  return
+}

@@ -58,3 +58,16 @@ func.func @chain(%x: tensor<1024xf32>, %t: tensor<1024xf32>, %y: tensor<1024xf32
   } -> tensor<1024xf32>
   return %1 : tensor<1024xf32>
 }
+
+// -----
+
+// A rank-0 pad is left alone.
+// CHECK-LABEL: func.func @pad0d
+// CHECK:       tensor.pad
+func.func @pad0d(%x: tensor<f32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = tensor.pad %x nofold low[] high[] {
+    tensor.yield %zero : f32
+  } : tensor<f32> to tensor<f32>
+  return %0 : tensor<f32>
+}
