@@ -86,7 +86,7 @@ private:
                            StringRef tag, ArrayRef<int64_t> bounds);
   LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              StringRef tag, ArrayRef<int64_t> bounds,
-                             bool vectorize);
+                             int64_t vectorWidth);
 
   const TargetProfile &target;
 };
@@ -110,8 +110,7 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
                                 "full reductions are not supported yet";
   Family family = classify(op);
-  Type elementType =
-      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  MLIRContext *ctx = op->getContext();
   bool allF32 = llvm::all_of(op->getOperandTypes(), [](Type t) {
     return getElementTypeOrSelf(t).isF32();
   });
@@ -123,12 +122,34 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   op->walk([&](Operation *inner) {
     isGather |= isa<tensor::ExtractOp, memref::LoadOp, linalg::IndexOp>(inner);
   });
-  bool vectorize = isStatic && !isGather && family == Family::Elementwise && elementType.isF32() &&
-                   allF32 && op.getNumLoops() > 0 &&
-                   (isa<linalg::FillOp>(op) ||
-                    llvm::all_of(op.getIndexingMapsArray(),
-                                 [](AffineMap m) { return m.isIdentity(); }));
-  return planParallel(b, loc, op, tag, bounds, vectorize);
+  // 128-bit vectors along the innermost loop: every operand is either
+  // contiguous along it or broadcast across it.
+  unsigned innermost = op.getNumLoops() - 1;
+  auto vectorFriendly = [&](AffineMap map) {
+    if (!map.isProjectedPermutation())
+      return false;
+    if (!map.isFunctionOfDim(innermost))
+      return true;
+    return map.getNumResults() > 0 &&
+           map.getResults().back() == getAffineDimExpr(innermost, ctx);
+  };
+  int64_t widestBits = 0;
+  bool plainTypes = true;
+  for (Type t : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(t);
+    if (!element.isIntOrFloat()) {
+      plainTypes = false;
+      continue;
+    }
+    widestBits = std::max<int64_t>(widestBits, element.getIntOrFloatBitWidth());
+  }
+  int64_t width = 0;
+  if (isStatic && !isGather && plainTypes && family == Family::Elementwise &&
+      op.getNumLoops() > 0 && widestBits >= 8 && widestBits <= 32 &&
+      (isa<linalg::FillOp>(op) ||
+       llvm::all_of(op.getIndexingMapsArray(), vectorFriendly)))
+    width = 128 / widestBits;
+  return planParallel(b, loc, op, tag, bounds, width);
 }
 
 /// SIMT matmul: 64x64 block tiles, K step 16, 4x4 outputs per thread, A and
@@ -168,7 +189,8 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
 /// 128-bit vector) per thread; reduction loops run serially in each thread.
 LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
                                     linalg::LinalgOp op, StringRef tag,
-                                    ArrayRef<int64_t> bounds, bool vectorize) {
+                                    ArrayRef<int64_t> bounds,
+                                    int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   // Dynamic loops (e.g. a batch dimension of unknown size) are not mapped:
   // every thread runs them serially, since GPU grids here are static.
@@ -203,11 +225,12 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   };
   // Vectors need whole blocks along the innermost loop.
   int64_t width = 1;
-  if (vectorize && iterators.back() == utils::IteratorType::parallel &&
-      mapped.front() == bounds.size() - 1 && bounds.back() % 4 == 0) {
-    computeTiles(4);
+  if (vectorWidth > 1 && iterators.back() == utils::IteratorType::parallel &&
+      mapped.front() == bounds.size() - 1 &&
+      bounds.back() % vectorWidth == 0) {
+    computeTiles(vectorWidth);
     if (bounds.back() % blockSizes.back() == 0)
-      width = 4;
+      width = vectorWidth;
   }
   computeTiles(width);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockSizes),

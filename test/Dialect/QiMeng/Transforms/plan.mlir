@@ -138,3 +138,38 @@ func.func @collide(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
   linalg.sub ins(%a, %a : memref<8x8xf32>, memref<8x8xf32>) outs(%b : memref<8x8xf32>)
   return
 }
+
+// -----
+
+// 128-bit vectors for f16 (8 lanes), and for operands broadcast across the
+// innermost loop (a row vector) or along it (a column scale).
+// CHECK-LABEL: qimeng.plan @f16_broadcast provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 2048] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 8] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 8
+// CHECK-NEXT:  }
+#idh = affine_map<(d0, d1) -> (d0, d1)>
+#rowh = affine_map<(d0, d1) -> (d0)>
+#colh = affine_map<(d0, d1) -> (d1)>
+func.func @f16_broadcast(%x: memref<64x4096xf16>, %r: memref<64xf16>, %c: memref<4096xf16>, %y: memref<64x4096xf16>) {
+  linalg.generic {indexing_maps = [#idh, #rowh, #colh, #idh], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %r, %c : memref<64x4096xf16>, memref<64xf16>, memref<4096xf16>) outs(%y : memref<64x4096xf16>) {
+  ^bb0(%a: f16, %b: f16, %s: f16, %o: f16):
+    %t = arith.addf %a, %b : f16
+    %u = arith.mulf %t, %s : f16
+    linalg.yield %u : f16
+  }
+  return
+}
+
+// -----
+
+// A transposed operand keeps the kernel scalar.
+// CHECK-LABEL: qimeng.plan @transposed provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1] to thread
+// CHECK-NEXT:  }
+func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
+  linalg.transpose ins(%x : memref<512x512xf32>) outs(%y : memref<512x512xf32>) permutation = [1, 0]
+  return
+}
