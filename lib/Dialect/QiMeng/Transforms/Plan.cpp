@@ -111,11 +111,17 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                                 "full reductions are not supported yet";
   Family family = classify(op);
   MLIRContext *ctx = op->getContext();
-  bool allF32 = llvm::all_of(op->getOperandTypes(), [](Type t) {
-    return getElementTypeOrSelf(t).isF32();
-  });
-  if (family == Family::Matmul && allF32 && isStatic)
-    return planMatmul(b, loc, op, tag, bounds);
+  // The SIMT matmul path: f32 accumulators, f32 or 16-bit float inputs.
+  if (family == Family::Matmul && isStatic && op.getNumDpsInputs() == 2) {
+    auto elementOf = [](OpOperand *operand) {
+      return getElementTypeOrSelf(operand->get().getType());
+    };
+    Type lhs = elementOf(op.getDpsInputOperand(0));
+    Type rhs = elementOf(op.getDpsInputOperand(1));
+    Type acc = elementOf(op.getDpsInitOperand(0));
+    if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
+      return planMatmul(b, loc, op, tag, bounds);
+  }
   // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
   // scalar: the vectorizer cannot turn them into plain vector loads.
   bool isGather = false;

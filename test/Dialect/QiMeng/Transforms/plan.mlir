@@ -173,3 +173,30 @@ func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
   linalg.transpose ins(%x : memref<512x512xf32>) outs(%y : memref<512x512xf32>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// f16 inputs with f32 accumulation take the same SIMT matmul path.
+// CHECK-LABEL: qimeng.plan @matmul_f16 provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
+// CHECK-NEXT:    qimeng.unroll "matmul0" dim 2 factor 2
+// CHECK-NEXT:  }
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
