@@ -371,7 +371,17 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
                               << ": its tile is not a static box";
     int64_t cols = shape->back();
     int64_t rows = shape->size() > 1 ? (*shape)[shape->size() - 2] : 1;
-    int64_t perThread = (cols % 4 == 0) ? 4 : 1;
+    // One 128-bit vector per thread and step (4 x f32, 8 x f16) when the
+    // row allows it, else one element.
+    Type element =
+        getElementTypeOrSelf(linalgOp->getOperand(index).getType());
+    int64_t lanes = element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32
+                        ? 128 / std::max<int64_t>(8, element.getIntOrFloatBitWidth())
+                        : 1;
+    int64_t perThread = 1;
+    for (int64_t candidate : {lanes, int64_t(4)})
+      if (perThread == 1 && candidate > 1 && cols % candidate == 0)
+        perThread = candidate;
     int64_t colThreads = largestPow2Divisor(cols / perThread, threads);
     int64_t rowThreads = largestPow2Divisor(rows, threads / colThreads);
     SmallVector<int64_t> numThreads(shape->size(), 0);
