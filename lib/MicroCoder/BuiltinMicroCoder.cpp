@@ -35,6 +35,12 @@ std::string quote(StringRef text) {
   return s;
 }
 
+/// `n` transform handle types, comma separated.
+std::string anyOpTypes(size_t n) {
+  SmallVector<std::string> types(n, "!transform.any_op");
+  return llvm::join(types, ", ");
+}
+
 /// GPU id mapping for the non-zero entries of `sizes`: the innermost tiled
 /// loop goes to x, the next to y, then z.
 std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
@@ -49,7 +55,6 @@ std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
 /// What the micro-coder knows about one tagged target while building a script.
 struct TargetState {
   SmallVector<int64_t> blockTile, reductionTile, threadTile;
-  bool hasBlockForall = false;
   bool promoted = false;
   /// Threads per block along x, y, z.
   SmallVector<int64_t, 3> blockDims = {1, 1, 1};
@@ -69,13 +74,14 @@ public:
   SmallVector<UnrollOp> takeUnrolls() { return std::move(unrolls); }
 
 private:
-  /// Emits a match of the kernel function; returns its handle.
+  /// Emits a fresh handle to the kernel function (the payload root; a
+  /// match includes the op it starts from). Fresh, because some transforms
+  /// consume the handle they are given.
   std::string matchKernel() {
     std::string handle = fresh("kernel");
     os << llvm::formatv("    {0} = transform.structured.match ops{{[\"func.func\"]} "
-                        "attributes {{sym_name = {1}} in %root : "
-                        "(!transform.any_op) -> !transform.any_op\n",
-                        handle, quote(kernel.getSymName()));
+                        "in %root : (!transform.any_op) -> !transform.any_op\n",
+                        handle);
     return handle;
   }
   /// Emits a match of the payload op tagged `tag`; returns its handle.
@@ -96,6 +102,18 @@ private:
     return ("%" + prefix + Twine(counter++)).str();
   }
 
+  /// Emits `tile_using_forall` of `target` (`how` is "tile_sizes [...]" or
+  /// "num_threads [...]"); returns the handle of the new forall.
+  std::string emitTileUsingForall(StringRef target, StringRef how,
+                                  StringRef mapping) {
+    std::string forall = fresh("forall");
+    os << llvm::formatv(
+        "    {0}, {1} = transform.structured.tile_using_forall {2} {3} "
+        "(mapping = {4}) : (!transform.any_op) -> ({5})\n",
+        fresh("tiled"), forall, target, how, mapping, anyOpTypes(2));
+    return forall;
+  }
+
   LogicalResult precompute();
   LogicalResult emitTile(TileOp op);
   LogicalResult emitPromote(PromoteOp op);
@@ -109,7 +127,7 @@ private:
   std::string script;
   llvm::raw_string_ostream os{script};
   unsigned counter = 0;
-  SmallVector<std::string> vectorized;
+  bool vectorized = false;
   SmallVector<UnrollOp> unrolls;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
@@ -164,21 +182,7 @@ LogicalResult ScriptBuilder::precompute() {
       return tile.emitOpError() << "comes before the block tile of '"
                                 << tile.getTarget()
                                 << "'; the block tile must come first";
-    switch (tile.getLevel()) {
-    case TileLevel::block:
-      state.blockTile.assign(sizes.begin(), sizes.end());
-      break;
-    case TileLevel::reduction:
-      state.reductionTile.assign(sizes.begin(), sizes.end());
-      break;
-    case TileLevel::thread:
-      state.threadTile.assign(sizes.begin(), sizes.end());
-      break;
-    case TileLevel::warp:
-      return tile.emitOpError()
-             << "warp-level tiles are not supported by the built-in "
-                "micro-coder yet";
-    }
+    slot->assign(sizes.begin(), sizes.end());
   }
   for (auto &[tag, state] : targets) {
     // Every action checked above that the block tile came first.
@@ -218,13 +222,12 @@ LogicalResult ScriptBuilder::precompute() {
 LogicalResult ScriptBuilder::emitTile(TileOp op) {
   TargetState &state = targets[op.getTarget()];
   std::string target = match(op.getTarget());
-  std::string tiled = fresh("tiled"), loop = fresh("loop");
   std::string interchange;
   if (std::optional<ArrayRef<int64_t>> perm = op.getInterchange())
     interchange = " interchange = " + list(*perm);
   switch (op.getLevel()) {
   case TileLevel::reduction: {
-    // One serial loop per tiled dimension; each is named "<tag>.<dim>" so a
+    // One serial loop per tiled dimension; each is named (getLoopName) so a
     // later action (unroll) can find it.
     SmallVector<std::string> loops;
     SmallVector<int64_t> dims;
@@ -233,58 +236,47 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
         loops.push_back(fresh("loop"));
         dims.push_back(dim);
       }
-    std::string types = "!transform.any_op";
-    for (size_t i = 0; i < loops.size(); ++i)
-      types += ", !transform.any_op";
     os << llvm::formatv(
         "    {0}, {1} = transform.structured.tile_using_for {2} tile_sizes "
         "{3}{4} : (!transform.any_op) -> ({5})\n",
-        tiled, llvm::join(loops, ", "), target, list(op.getSizes()),
-        interchange, types);
+        fresh("tiled"), llvm::join(loops, ", "), target, list(op.getSizes()),
+        interchange, anyOpTypes(loops.size() + 1));
     for (auto [handle, dim] : llvm::zip(loops, dims)) {
       std::string name = fresh("name");
       os << llvm::formatv(
           "    {0} = transform.param.constant {1} -> "
           "!transform.any_param\n"
-          "    transform.annotate {2} \"qimeng.loop\" = {0} : "
+          "    transform.annotate {2} \"{3}\" = {0} : "
           "!transform.any_op, !transform.any_param\n",
-          name, quote((op.getTarget() + "." + Twine(dim)).str()), handle);
+          name, quote(getLoopName(op.getTarget(), dim)), handle,
+          kLoopNameAttr);
     }
     return success();
   }
-  case TileLevel::block:
+  case TileLevel::block: {
+    std::string forall =
+        emitTileUsingForall(target, "tile_sizes " + list(op.getSizes()) + interchange,
+                            mapping(op.getSizes(), "block"));
+    os << llvm::formatv("    %blk_{0} = transform.cast {1} : "
+                        "!transform.any_op to !transform.any_op\n",
+                        tagIndex(op.getTarget()), forall);
+    return success();
+  }
   case TileLevel::thread: {
-    bool block = op.getLevel() == TileLevel::block;
     // Threads are tiled by their count (block tile / thread tile), so the
     // thread loop stays static when a block tile is partial at the border.
-    std::string how = "tile_sizes " + list(op.getSizes());
-    if (!block) {
-      SmallVector<int64_t> counts;
-      for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
-        counts.push_back(t == 0 ? 0 : b / t);
-      how = "num_threads " + list(counts);
-    }
-    os << llvm::formatv(
-        "    {0}, {1} = transform.structured.tile_using_forall {2} {3}{4} "
-        "(mapping = {5}) : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)\n",
-        tiled, loop, target, how, interchange,
-        mapping(op.getSizes(), block ? "block" : "thread"));
-    if (block) {
-      os << llvm::formatv("    %blk_{0} = transform.cast {1} : "
-                          "!transform.any_op to !transform.any_op\n",
-                          tagIndex(op.getTarget()), loop);
-      state.hasBlockForall = true;
-    }
+    SmallVector<int64_t> counts;
+    for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
+      counts.push_back(t == 0 ? 0 : b / t);
+    emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
+                        mapping(op.getSizes(), "thread"));
     return success();
   }
   case TileLevel::warp:
     break;
   }
-  return op.emitOpError() << "warp-level tiles are not supported by the "
-                             "built-in micro-coder yet";
+  llvm_unreachable("warp tiles are rejected before any script is written");
 }
-
 
 /// Returns the static shape of the tile of operand `index` of `op` after the
 /// block and reduction tiles of `state`.
@@ -318,13 +310,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   if (op.getPad() != 0)
     return op.emitOpError() << "padding shared-memory buffers is not "
                                "supported by the built-in micro-coder yet";
-  Operation *payload = nullptr;
-  kernel.walk([&](Operation *candidate) {
-    auto tag = candidate->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
-    if (tag && tag.getValue() == op.getTarget())
-      payload = candidate;
-  });
-  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(payload);
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
+      lookupTaggedOp(kernel, op.getTarget()));
   if (!linalgOp)
     return op.emitOpError() << "found no linalg operation tagged '"
                             << op.getTarget() << "'";
@@ -352,9 +339,6 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   SmallVector<std::string> copyHandles;
   for (size_t i = 0; i < op.getOperands().size(); ++i)
     copyHandles.push_back(fresh("copy"));
-  std::string types;
-  for (size_t i = 0; i < copyHandles.size(); ++i)
-    types += (i ? ", " : "") + std::string("!transform.any_op");
   if (copyHandles.size() == 1)
     os << llvm::formatv("    {0} = transform.cast {1} : !transform.any_op to "
                         "!transform.any_op\n",
@@ -362,7 +346,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   else
     os << llvm::formatv("    {0} = transform.split_handle {1} : "
                         "(!transform.any_op) -> ({2})\n",
-                        llvm::join(copyHandles, ", "), copies, types);
+                        llvm::join(copyHandles, ", "), copies,
+                        anyOpTypes(copyHandles.size()));
   for (auto [handle, index] : llvm::zip(copyHandles, op.getOperands())) {
     FailureOr<SmallVector<int64_t>> shape =
         getOperandTileShape(linalgOp, index, state);
@@ -392,11 +377,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
       copyMapping =
           "[#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]";
     }
-    os << llvm::formatv(
-        "    {0}, {1} = transform.structured.tile_using_forall {2} num_threads "
-        "{3} (mapping = {4}) : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)\n",
-        fresh("cp"), fresh("cpl"), handle, list(numThreads), copyMapping);
+    emitTileUsingForall(handle, "num_threads " + list(numThreads),
+                        copyMapping);
   }
   return success();
 }
@@ -416,7 +398,7 @@ LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
         "    transform.structured.vectorize {0} : !transform.any_op\n",
         copies, tagIndex(op.getTarget()));
   }
-  vectorized.push_back(op.getTarget().str());
+  vectorized = true;
   return success();
 }
 
@@ -461,8 +443,7 @@ void ScriptBuilder::emitFinalize() {
         i, list(state.blockDims));
   }
   std::string k = matchKernel();
-  if (!vectorized.empty()) {
-    k = matchKernel();
+  if (vectorized) {
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
         "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
@@ -479,12 +460,12 @@ void ScriptBuilder::emitFinalize() {
     std::string loop = fresh("unroll");
     os << llvm::formatv(
         "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
-        "{{qimeng.loop = {1}} in {2} : (!transform.any_op) -> "
+        "{{{1} = {2}} in {3} : (!transform.any_op) -> "
         "!transform.op<\"scf.for\">\n"
-        "    transform.loop.unroll {0} {{factor = {3} : i64} : "
+        "    transform.loop.unroll {0} {{factor = {4} : i64} : "
         "!transform.op<\"scf.for\">\n",
-        loop, quote((op.getTarget() + "." + Twine(op.getDim())).str()), k,
-        op.getFactor());
+        loop, kLoopNameAttr, quote(getLoopName(op.getTarget(), op.getDim())),
+        k, op.getFactor());
   }
   // Whatever was not vectorized becomes scalar loops inside the threads.
   std::string rest = fresh("rest");
@@ -557,6 +538,10 @@ FailureOr<std::string> ScriptBuilder::build() {
 }
 
 } // namespace
+
+std::string mlir::qimeng::getLoopName(StringRef tag, int64_t dim) {
+  return (tag + "." + Twine(dim)).str();
+}
 
 FailureOr<BuiltinScript>
 mlir::qimeng::buildBuiltinScript(PlanOp plan, func::FuncOp kernel, int steps) {

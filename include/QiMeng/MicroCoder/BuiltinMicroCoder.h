@@ -24,7 +24,14 @@ struct BuiltinScript {
   SmallVector<UnrollOp> unrolls;
 };
 
-/// Builds the script that realizes `plan` on `kernel` (on memrefs). With
+/// Attribute naming the serial loops that reduction tiles make.
+inline constexpr llvm::StringLiteral kLoopNameAttr = "qimeng.loop";
+
+/// Name of the serial loop a reduction tile of `tag` makes for loop `dim`.
+std::string getLoopName(llvm::StringRef tag, int64_t dim);
+
+/// Builds the script that realizes `plan` on `kernel` (on memrefs); it is
+/// applied with `kernel` as the payload root. With
 /// `steps` >= 0 only the first `steps` actions are applied and nothing is
 /// mapped to the GPU; with `steps` < 0 every action is applied, the loops are
 /// mapped to gpu.launch and vectors are lowered to 1-D. Emits an error on the

@@ -87,6 +87,18 @@ static int64_t getWidestElementBits(linalg::LinalgOp op) {
   return bits;
 }
 
+Operation *mlir::qimeng::lookupTaggedOp(Operation *kernel, StringRef tag) {
+  Operation *found = nullptr;
+  kernel->walk([&](Operation *op) {
+    auto attr = op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
+    if (!attr || attr.getValue() != tag)
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 //===----------------------------------------------------------------------===//
 // PlanOp
 //===----------------------------------------------------------------------===//

@@ -28,11 +28,10 @@ namespace mlir::qimeng {
 namespace {
 
 /// Marks 128-bit vector loads and stores as 16-byte aligned. The planner only
-/// vectorizes when every such access starts at a multiple of 4 elements of a
-/// buffer whose rows are multiples of 4 elements (and device allocations are
+/// vectorizes when every such access starts at a multiple of the vector length
+/// in a buffer whose rows are multiples of it (and device allocations are
 /// 256-byte aligned), so LLVM may emit ld/st.global.v4.
 static void annotateAlignment(func::FuncOp kernel) {
-  Builder b(kernel.getContext());
   auto is128 = [](VectorType t) {
     return t.getRank() == 1 && t.getElementType().isIntOrFloat() &&
            t.getNumElements() * t.getElementType().getIntOrFloatBitWidth() ==
@@ -77,15 +76,6 @@ private:
     if (!kernel)
       return plan.emitOpError() << "kernel @" << plan.getKernel()
                                 << " is not a func.func of this module";
-    // The transform script finds the kernel by name anywhere in the module.
-    int64_t sameName = 0;
-    module.walk([&](func::FuncOp func) {
-      sameName += func.getSymName() == plan.getKernel();
-    });
-    if (sameName > 1)
-      return plan.emitOpError() << "kernel @" << plan.getKernel()
-                                << " is not the only function of that name "
-                                   "in the module (nested modules)";
     for (Value arg : kernel.getArguments())
       if (isa<TensorType>(arg.getType()))
         return plan.emitOpError()
@@ -103,7 +93,7 @@ private:
                 "parse:\n"
              << script->text;
     Operation *entry = transform::detail::findTransformEntryPoint(
-        module, *transformModule, "__transform_main");
+        kernel, *transformModule, "__transform_main");
     if (!entry)
       return plan.emitOpError() << "internal error: no transform entry point";
     // Diagnostics of the script point into its text; point them at the plan.
@@ -115,8 +105,10 @@ private:
           detail += diag.str() + "\n";
         return success();
       });
+      // The kernel is the payload root: the script cannot reach any other
+      // function.
       result = transform::applyTransformNamedSequence(
-          module, entry, *transformModule,
+          kernel, entry, *transformModule,
           transform::TransformOptions().enableExpensiveChecks(false));
     }
     if (failed(result))
@@ -135,11 +127,10 @@ private:
     // Each unrolled loop must still be there (found by its name); then the
     // names are dropped.
     for (UnrollOp unroll : script->unrolls) {
-      std::string name =
-          (unroll.getTarget() + "." + Twine(unroll.getDim())).str();
+      std::string name = getLoopName(unroll.getTarget(), unroll.getDim());
       bool found = false;
       kernel.walk([&](scf::ForOp loop) {
-        auto attr = loop->getAttrOfType<StringAttr>("qimeng.loop");
+        auto attr = loop->getAttrOfType<StringAttr>(kLoopNameAttr);
         found |= attr && attr.getValue() == name;
       });
       if (!found)
@@ -147,7 +138,7 @@ private:
                << "found no loop to unroll: loop " << unroll.getDim()
                << " of '" << unroll.getTarget() << "' was not kept";
     }
-    kernel.walk([](scf::ForOp loop) { loop->removeAttr("qimeng.loop"); });
+    kernel.walk([](scf::ForOp loop) { loop->removeAttr(kLoopNameAttr); });
     if (steps >= 0)
       return success();
     // Everything must now run inside gpu.launch.

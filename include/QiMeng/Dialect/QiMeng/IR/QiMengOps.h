@@ -16,4 +16,10 @@
 #define GET_OP_CLASSES
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h.inc"
 
+namespace mlir::qimeng {
+/// Returns the operation nested in `kernel` whose `qimeng.tag` is `tag`, or
+/// null.
+Operation *lookupTaggedOp(Operation *kernel, llvm::StringRef tag);
+} // namespace mlir::qimeng
+
 #endif // QIMENG_DIALECT_QIMENG_IR_QIMENGOPS_H
