@@ -9,6 +9,7 @@ docs/design.md replaces it. Inputs come from a directory made by
 <name>.launch.json for each example.
 
 Usage: gpu_check.py DIR [NAME ...]
+A name NAME@VARIANT (a plan variant of example NAME) uses NAME's reference.
 """
 import ctypes
 import json
@@ -32,12 +33,14 @@ REFERENCES = {
     "matmul_irregular": _mm,
     "matmul_odd": _mm,
     "matmul_unroll": _mm,
+    "matmul_pipeline": _mm,
     "matmul_large_k": _mm,
     "matmul_small_k": _mm,
     "matmul_tall_skinny": _mm,
     "matmul_transpose_a": lambda a, b, c: {2: a.t() @ b},
     "matmul_transpose_b": lambda a, b, c: {2: a @ b.t()},
     "matmul_f16": lambda a, b, c: {2: a.float() @ b.float()},
+    "matmul_bf16": lambda a, b, c: {2: a.float() @ b.float()},
     "batch_matmul": lambda a, b, c: {2: torch.bmm(a, b)},
     "matvec": lambda a, x, y: {2: a @ x},
     "relu": lambda x, y: {1: torch.relu(x)},
@@ -142,6 +145,11 @@ class Driver:
             ctypes.c_uint(0), stream, ptrs, None), "cuLaunchKernel")
 
 
+def reference_of(name):
+    """A plan variant NAME@VARIANT checks against NAME's reference."""
+    return REFERENCES[name.split("@")[0]]
+
+
 def run_example(driver, directory, name):
     launches = json.load(open(os.path.join(directory, name + ".launch.json")))
     args, allocs = {}, {}
@@ -157,7 +165,7 @@ def run_example(driver, directory, name):
     # passed to the reference as None.
     count = max(args) + 1
     inputs = [args[i].clone() if i in args else None for i in range(count)]
-    ref = REFERENCES[name](*[t.clone() if t is not None else None for t in inputs])
+    ref = reference_of(name)(*[t.clone() if t is not None else None for t in inputs])
 
     def run_once():
         for launch in launches:
@@ -184,7 +192,7 @@ def run_example(driver, directory, name):
     torch.cuda.synchronize()
     worst = 0.0
     # Inputs must come back unchanged.
-    scratch = SCRATCH.get(name, set())
+    scratch = SCRATCH.get(name.split("@")[0], set())
     ok = all(torch.equal(args[i], inputs[i])
              for i in args if i not in ref and i not in scratch)
     for i, expected in ref.items():
@@ -219,7 +227,7 @@ def run_example(driver, directory, name):
         return start.elapsed_time(end) / reps
 
     ms = graph_ms(run_once)
-    reference = REFERENCES[name]
+    reference = reference_of(name)
     torch_ms = graph_ms(lambda: reference(*inputs))
     return ok, worst, ms, torch_ms, len(launches)
 

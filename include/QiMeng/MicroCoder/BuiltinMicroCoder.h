@@ -16,12 +16,36 @@
 
 namespace mlir::qimeng {
 
+/// A pipeline action and the name of the serial loop it pipelines.
+struct PipelineStep {
+  PipelineOp op;
+  std::string loop;
+};
+
+/// Entry point of the script's first sequence: the actions and the mapping
+/// to gpu.launch.
+inline constexpr llvm::StringLiteral kRealizeSequence = "__qimeng_realize";
+/// Entry point of the second sequence (only when the whole plan is applied):
+/// multi-buffering and asynchronous copies for pipelined loops, and the
+/// lowering of vectors to 1-D. The caller runs convertToMmaSync on the
+/// launch of each mma target and hoistStageBuffers on each pipelined loop
+/// before it.
+inline constexpr llvm::StringLiteral kLowerSequence = "__qimeng_lower";
+/// Entry point of the third sequence: software pipelining, and shared buffers
+/// as globals.
+inline constexpr llvm::StringLiteral kPipelineSequence = "__qimeng_pipeline";
+
 /// A transform script that realizes a plan, and what to check after it ran.
 struct BuiltinScript {
-  /// A module holding `@__transform_main`, as text.
+  /// A module holding the named sequences above, as text.
   std::string text;
   /// The unroll actions it applies: each names a loop that must still exist.
   SmallVector<UnrollOp> unrolls;
+  /// The pipeline actions it applies, in plan order.
+  SmallVector<PipelineStep> pipelines;
+  /// The mma actions: after the first sequence, the caller rewrites each
+  /// target's launch with convertToMmaSync.
+  SmallVector<MmaOp> mmas;
 };
 
 /// Attribute naming the serial loops that reduction tiles make.

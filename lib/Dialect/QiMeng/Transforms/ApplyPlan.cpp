@@ -10,6 +10,8 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
+#include "QiMeng/MicroCoder/SharedBuffers.h"
+#include "QiMeng/MicroCoder/TensorCores.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -38,12 +40,88 @@ static void annotateAlignment(func::FuncOp kernel) {
                128;
   };
   kernel.walk([&](Operation *op) {
-    if (auto load = dyn_cast<vector::LoadOp>(op); load && is128(load.getVectorType()))
+    if (auto load = dyn_cast<vector::LoadOp>(op);
+        load && is128(load.getVectorType()))
       load.setAlignment(16);
     if (auto store = dyn_cast<vector::StoreOp>(op);
         store && is128(store.getVectorType()))
       store.setAlignment(16);
   });
+}
+
+/// Returns the serial loop named `name` (kLoopNameAttr) in `kernel`, or null.
+static scf::ForOp findNamedLoop(func::FuncOp kernel, StringRef name) {
+  scf::ForOp found;
+  kernel.walk([&](scf::ForOp loop) {
+    auto attr = loop->getAttrOfType<StringAttr>(kLoopNameAttr);
+    if (attr && attr.getValue() == name)
+      found = loop;
+  });
+  return found;
+}
+
+/// Returns the gpu.launch the script made for `tag`, or null.
+static gpu::LaunchOp findTargetLaunch(func::FuncOp kernel, StringRef tag) {
+  gpu::LaunchOp found;
+  kernel.walk([&](gpu::LaunchOp launch) {
+    auto attr = launch->getAttrOfType<StringAttr>(kLaunchTargetAttr);
+    if (attr && attr.getValue() == tag)
+      found = launch;
+  });
+  return found;
+}
+
+/// Upstream's pipeliner reads the memory space of every transfer_read in the
+/// loop as an integer; one on a GPU address space would crash it. The vector
+/// lowering leaves none on the fast path: check, and report otherwise.
+static LogicalResult checkPipelinable(PipelineStep &step, func::FuncOp kernel) {
+  scf::ForOp loop = findNamedLoop(kernel, step.loop);
+  if (!loop)
+    return step.op.emitOpError()
+           << "found no loop to pipeline: the serial loop of '"
+           << step.op.getTarget() << "' was not kept";
+  for (Operation &op : *loop.getBody()) {
+    auto read = dyn_cast<vector::TransferReadOp>(op);
+    if (!read)
+      continue;
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    if (type && type.getMemorySpace() &&
+        !isa<IntegerAttr>(type.getMemorySpace()))
+      return step.op.emitOpError()
+             << "cannot pipeline '" << step.op.getTarget()
+             << "': a read of its loop stays a masked vector transfer (do "
+                "its tiles divide the problem?)";
+  }
+  return success();
+}
+
+/// Applies the named sequence `entryName` of `script` with `kernel` as the
+/// payload root (the script cannot reach any other function); errors point
+/// at the plan.
+static LogicalResult runSequence(PlanOp plan, func::FuncOp kernel,
+                                 ModuleOp script, StringRef entryName) {
+  Operation *entry =
+      transform::detail::findTransformEntryPoint(kernel, script, entryName);
+  if (!entry)
+    return plan.emitOpError()
+           << "internal error: no transform entry point @" << entryName;
+  // Diagnostics of the script point into its text; collect them.
+  std::string detail;
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler handler(kernel.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        detail += diag.str() + "\n";
+      return success();
+    });
+    result = transform::applyTransformNamedSequence(
+        kernel, entry, script,
+        transform::TransformOptions().enableExpensiveChecks(false));
+  }
+  if (failed(result))
+    return plan.emitOpError()
+           << "could not be realized by the built-in micro-coder: " << detail;
+  return success();
 }
 
 class QiMengApplyPlanPass
@@ -92,29 +170,39 @@ private:
              << "internal error: the generated transform script does not "
                 "parse:\n"
              << script->text;
-    Operation *entry = transform::detail::findTransformEntryPoint(
-        kernel, *transformModule, "__transform_main");
-    if (!entry)
-      return plan.emitOpError() << "internal error: no transform entry point";
-    // Diagnostics of the script point into its text; point them at the plan.
-    std::string detail;
-    LogicalResult result = success();
-    {
-      ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error)
-          detail += diag.str() + "\n";
-        return success();
-      });
-      // The kernel is the payload root: the script cannot reach any other
-      // function.
-      result = transform::applyTransformNamedSequence(
-          kernel, entry, *transformModule,
-          transform::TransformOptions().enableExpensiveChecks(false));
+    if (failed(runSequence(plan, kernel, *transformModule, kRealizeSequence)))
+      return failure();
+    if (steps < 0) {
+      // Between the sequences: tensor-core targets become mma.sync, and the
+      // shared tiles of each pipelined loop
+      // become typed buffers that multi-buffering accepts.
+      for (MmaOp mma : script->mmas) {
+        gpu::LaunchOp launch = findTargetLaunch(kernel, mma.getTarget());
+        if (!launch || failed(convertToMmaSync(launch)))
+          return mma.emitOpError()
+                 << "could not rewrite the contraction of '" << mma.getTarget()
+                 << "' as tensor-core instructions";
+      }
+      for (PipelineStep &step : script->pipelines) {
+        scf::ForOp loop = findNamedLoop(kernel, step.loop);
+        if (!loop)
+          return step.op.emitOpError()
+                 << "found no loop to pipeline: the serial loop of '"
+                 << step.op.getTarget() << "' was not kept";
+        if (failed(hoistStageBuffers(loop, step.loop)))
+          return step.op.emitOpError()
+                 << "could not prepare the shared-memory tiles of '"
+                 << step.op.getTarget() << "' for multi-buffering";
+      }
+      if (failed(runSequence(plan, kernel, *transformModule, kLowerSequence)))
+        return failure();
+      for (PipelineStep &step : script->pipelines)
+        if (failed(checkPipelinable(step, kernel)))
+          return failure();
+      if (failed(
+              runSequence(plan, kernel, *transformModule, kPipelineSequence)))
+        return failure();
     }
-    if (failed(result))
-      return plan.emitOpError()
-             << "could not be realized by the built-in micro-coder: "
-             << detail;
     // Strided slices left by transposed reads: turn them into shuffles, which
     // the NVVM backend takes.
     RewritePatternSet patterns(&getContext());
@@ -127,26 +215,23 @@ private:
     // Each unrolled loop must still be there (found by its name); then the
     // names are dropped.
     for (UnrollOp unroll : script->unrolls) {
-      std::string name = getLoopName(unroll.getTarget(), unroll.getDim());
-      bool found = false;
-      kernel.walk([&](scf::ForOp loop) {
-        auto attr = loop->getAttrOfType<StringAttr>(kLoopNameAttr);
-        found |= attr && attr.getValue() == name;
-      });
-      if (!found)
+      if (!findNamedLoop(kernel,
+                         getLoopName(unroll.getTarget(), unroll.getDim())))
         return unroll.emitOpError()
-               << "found no loop to unroll: loop " << unroll.getDim()
-               << " of '" << unroll.getTarget() << "' was not kept";
+               << "found no loop to unroll: loop " << unroll.getDim() << " of '"
+               << unroll.getTarget() << "' was not kept";
     }
     kernel.walk([](scf::ForOp loop) { loop->removeAttr(kLoopNameAttr); });
+    kernel.walk(
+        [](gpu::LaunchOp launch) { launch->removeAttr(kLaunchTargetAttr); });
     if (steps >= 0)
       return success();
     // Everything must now run inside gpu.launch.
     WalkResult leftover = kernel.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::LaunchOp>() || isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
-      if (isa<scf::ForOp, scf::ForallOp, linalg::LinalgOp, vector::TransferReadOp,
-              vector::TransferWriteOp>(op)) {
+      if (isa<scf::ForOp, scf::ForallOp, linalg::LinalgOp,
+              vector::TransferReadOp, vector::TransferWriteOp>(op)) {
         op->emitOpError() << "was left outside any gpu.launch by the plan";
         return WalkResult::interrupt();
       }

@@ -24,6 +24,9 @@ namespace {
 
 /// Threads per block the planner aims for on memory-bound kernels.
 constexpr int64_t kThreadsPerBlock = 256;
+/// Block tile (M and N) and K step of the tensor-core matmul plan.
+constexpr int64_t kMmaBlockTile = 64;
+constexpr int64_t kMmaReductionTile = 32;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
@@ -84,6 +87,7 @@ public:
 private:
   LogicalResult planMatmul(OpBuilder &b, Location loc, linalg::LinalgOp op,
                            StringRef tag, ArrayRef<int64_t> bounds);
+  LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag);
   LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              StringRef tag, ArrayRef<int64_t> bounds,
                              int64_t vectorWidth);
@@ -102,9 +106,9 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
       return op->emitOpError()
              << "has an empty loop " << i << "; nothing to compute";
     if (!ShapedType::isDynamic(bound) && bound > kMaxLoopSize)
-      return op->emitOpError() << "loop " << i << " has " << bound
-                               << " iterations; at most " << kMaxLoopSize
-                               << " are supported";
+      return op->emitOpError()
+             << "loop " << i << " has " << bound << " iterations; at most "
+             << kMaxLoopSize << " are supported";
   }
   if (op.getNumParallelLoops() == 0)
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
@@ -119,7 +123,21 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
     Type lhs = elementOf(op.getDpsInputOperand(0));
     Type rhs = elementOf(op.getDpsInputOperand(1));
     Type acc = elementOf(op.getDpsInitOperand(0));
-    if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
+    // Tensor cores: f16 operands in row-major (m, k) x (k, n) order and
+    // whole tiles (see planTensorCoreMatmul).
+    MLIRContext *ctx = op->getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    SmallVector<AffineMap> rowMajorMaps = {AffineMap::get(3, 0, {m, k}, ctx),
+                                           AffineMap::get(3, 0, {k, n}, ctx),
+                                           AffineMap::get(3, 0, {m, n}, ctx)};
+    bool rowMajor = op.getIndexingMapsArray() == rowMajorMaps;
+    if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor &&
+        bounds[0] % kMmaBlockTile == 0 && bounds[1] % kMmaBlockTile == 0 &&
+        bounds[2] % kMmaReductionTile == 0)
+      return planTensorCoreMatmul(b, loc, tag);
+    if (acc.isF32() && lhs == rhs &&
+        (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
       return planMatmul(b, loc, op, tag, bounds);
   }
   // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
@@ -183,10 +201,30 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
                  TileLevel::thread, nullptr);
   if (fast)
     VectorizeOp::create(b, loc, tag, /*width=*/4);
-  // Two K steps per iteration: measured 5% faster at 1024^3 on the H200
-  // (docs/status.md).
-  if (fast && (k / bk) % 2 == 0 && k / bk >= 4)
-    UnrollOp::create(b, loc, tag, /*dim=*/2, /*factor=*/2);
+  // Two stages of cp.async copies: 0.085 -> 0.066 ms at 1024^3 on the H200
+  // (docs/status.md), better than unrolling K or three stages.
+  if (fast && k / bk >= 2)
+    PipelineOp::create(b, loc, tag, /*stages=*/2);
+  return success();
+}
+
+/// Tensor cores: 64x64 block tiles, K step 32, four warps of 32x32 each
+/// computing with mma.sync m16n8k16 from ldmatrix fragments, A and B tiles in
+/// shared memory filled by a 2-stage cp.async pipeline (docs/planner.md).
+LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
+                                            StringRef tag) {
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr({kMmaBlockTile, kMmaBlockTile, 0}),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, kMmaReductionTile}),
+                 TileLevel::reduction, nullptr);
+  PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({32, 32, 0}),
+                 TileLevel::warp, nullptr);
+  VectorizeOp::create(b, loc, tag, /*width=*/4);
+  MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
+                MmaType::f16, MmaType::f16, MmaType::f32);
+  PipelineOp::create(b, loc, tag, /*stages=*/2);
   return success();
 }
 
@@ -232,8 +270,7 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   // Vectors need whole blocks along the innermost loop.
   int64_t width = 1;
   if (vectorWidth > 1 && iterators.back() == utils::IteratorType::parallel &&
-      mapped.front() == bounds.size() - 1 &&
-      bounds.back() % vectorWidth == 0) {
+      mapped.front() == bounds.size() - 1 && bounds.back() % vectorWidth == 0) {
     computeTiles(vectorWidth);
     if (bounds.back() % blockSizes.back() == 0)
       width = vectorWidth;
@@ -287,8 +324,8 @@ private:
       if (isa<func::FuncOp, func::ReturnOp>(op) || dialect == "arith" ||
           dialect == "tensor" || dialect == "bufferization" ||
           isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
-              memref::ExpandShapeOp, memref::CollapseShapeOp,
-              memref::SubViewOp, memref::CastOp, memref::ReshapeOp>(op))
+              memref::ExpandShapeOp, memref::CollapseShapeOp, memref::SubViewOp,
+              memref::CastOp, memref::ReshapeOp>(op))
         return WalkResult::advance();
       op->emitOpError() << "is not supported by the built-in planner: it "
                            "plans linalg operations";
@@ -300,8 +337,8 @@ private:
       return success();
 
     builder.setInsertionPointAfter(func);
-    auto plan = PlanOp::create(builder, func.getLoc(), func.getSymName(),
-                               "builtin");
+    auto plan =
+        PlanOp::create(builder, func.getLoc(), func.getSymName(), "builtin");
     builder.setInsertionPointToEnd(&plan.getBody().front());
     llvm::StringMap<unsigned> counts;
     // Generated tags skip the ones the input already uses.

@@ -17,7 +17,7 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
   linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
   return
 }
-// expected-error @+1 {{target 'add' has no thread tile; every operation of a kernel must be mapped to GPU threads}}
+// expected-error @+1 {{target 'add' has no thread or warp tile; every operation of a kernel must be mapped to GPU threads}}
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "add" [8, 64] to block
 }
@@ -63,9 +63,23 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>
   linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
   return
 }
+// expected-error @+1 {{target 'mm' has both a thread and a warp tile; the built-in micro-coder maps each target to one of them}}
 qimeng.plan @m provenance "builtin" {
-  // expected-error @+1 {{warp-level tiles are not supported by the built-in micro-coder yet}}
+  qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [32, 32, 0] to warp
+  qimeng.tile "mm" [4, 4, 0] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+// expected-error @+1 {{target 'mm' needs 2048 threads per block, at most 1024}}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [8, 8, 0] to warp
 }
 
 // -----
@@ -77,8 +91,126 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [4, 4, 0] to thread
-  // expected-error @+1 {{is not supported by the built-in micro-coder yet}}
+  // expected-error @+1 {{pipelines 'mm', which needs exactly one serial loop from a reduction tile; it has 0}}
   qimeng.pipeline "mm" stages 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 16] to reduction
+  qimeng.tile "mm" [4, 4, 0] to thread
+  // expected-error @+1 {{pipelines the shared-memory copies of 'mm': promote and vectorize it first}}
+  qimeng.pipeline "mm" stages 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 16] to reduction
+  qimeng.promote "mm" operands [0, 1]
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.vectorize "mm" width 4
+  qimeng.unroll "mm" dim 2 factor 2
+  // expected-error @+1 {{pipelines loop 2 of 'mm', which an unroll action already takes; the built-in micro-coder does not do both}}
+  qimeng.pipeline "mm" stages 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 16] to reduction
+  qimeng.promote "mm" operands [0, 1]
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.vectorize "mm" width 4
+  qimeng.pipeline "mm" stages 2
+  // expected-error @+1 {{unrolls loop 2 of 'mm', which a pipeline action already takes; the built-in micro-coder does not do both}}
+  qimeng.unroll "mm" dim 2 factor 2
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [32, 32, 0] to warp
+  qimeng.vectorize "mm" width 4
+  // expected-error @+1 {{asks for wmma; the built-in micro-coder implements mma_sync only}}
+  qimeng.mma "mm" wmma [16, 16, 16] (f16, f16) -> f32
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xbf16>, memref<64x64xbf16>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [32, 32, 0] to warp
+  qimeng.vectorize "mm" width 4
+  // expected-error @+1 {{has bf16 inputs; the built-in micro-coder implements f16 inputs only}}
+  qimeng.mma "mm" mma_sync [16, 8, 16] (bf16, bf16) -> f32
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.vectorize "mm" width 4
+  // expected-error @+1 {{needs 'mm' tiled to warps and vectorized first, and one mma action per target}}
+  qimeng.mma "mm" mma_sync [16, 8, 16] (f16, f16) -> f32
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [32, 4, 0] to warp
+  qimeng.vectorize "mm" width 4
+  // expected-error @+1 {{instruction shape [16, 8, 16] does not divide the warp tile [32, 4, 0]}}
+  qimeng.mma "mm" mma_sync [16, 8, 16] (f16, f16) -> f32
+}
+
+// -----
+
+func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  linalg.add {qimeng.tag = "add"} ins(%C, %C : memref<64x64xf32>, memref<64x64xf32>) outs(%A : memref<64x64xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  // expected-error @+1 {{is not supported by the built-in micro-coder yet}}
+  qimeng.fuse "mm" consumer "add"
 }
 
 // -----

@@ -43,9 +43,9 @@
 // the accumulator kept in registers across K, 128-bit global accesses.
 // FULL-LABEL:  func.func @mm
 // FULL:        gpu.launch blocks({{.*}}) in ({{.*}} = %c8{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c16{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}})
-// FULL:          memref.get_global
 // FULL:          vector.load {{.*}} {alignment = 16 : i64} : memref<256x512xf32>, vector<4xf32>
 // FULL:          scf.for {{.*}} iter_args({{.*}}) -> (vector<4x4xf32>)
+// FULL:            memref.get_global
 // FULL:            vector.load {{.*}} {alignment = 16 : i64} : memref<256x128xf32>, vector<4xf32>
 // FULL:            gpu.barrier
 // FULL:            vector.fma

@@ -79,9 +79,11 @@ def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
   let description = [{
     Applies the actions of each plan to its kernel, in order, with MLIR's own
     transformations (driven through the transform dialect): tiling to blocks,
-    threads and serial reduction loops, promotion to shared memory, and
-    vectorization; then maps the tiled loops to `gpu.launch` and lowers vectors
-    to what the NVVM backend accepts. Each action is one step; a step that
+    threads and serial reduction loops, promotion to shared memory,
+    vectorization and unrolling; then maps the tiled loops to `gpu.launch`,
+    software-pipelines the shared-memory copies of the loops that a pipeline
+    action names (multi-buffered tiles filled with `cp.async`), and lowers
+    vectors to what the NVVM backend accepts. Each action is one step; a step that
     fails is reported with the action's location. The kernel must be on
     memrefs (the `--llm-plan` pipeline bufferizes first). Consumes the plans.
 
@@ -96,7 +98,7 @@ def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
-    "::mlir::arith::ArithDialect"];
+    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
 }
 
 def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {

@@ -1,0 +1,284 @@
+//===- ScriptActions.cpp - One transform step per macro action ------------===//
+//
+// Tile, promote, vectorize, unroll, mma and pipeline: each writes the
+// transform ops of its step (or records what the later sequences do).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScriptBuilder.h"
+
+#include "QiMeng/MicroCoder/SharedBuffers.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+using namespace mlir::qimeng::microcoder;
+
+LogicalResult ScriptBuilder::emitTile(TileOp op) {
+  TargetState &state = targets[op.getTarget()];
+  std::string target = match(op.getTarget());
+  std::string interchange;
+  if (std::optional<ArrayRef<int64_t>> perm = op.getInterchange())
+    interchange = " interchange = " + list(*perm);
+  switch (op.getLevel()) {
+  case TileLevel::reduction: {
+    // One serial loop per tiled dimension; each is named (getLoopName) so a
+    // later action (unroll) can find it.
+    SmallVector<std::string> loops;
+    SmallVector<int64_t> dims;
+    for (auto [dim, size] : llvm::enumerate(op.getSizes()))
+      if (size > 0) {
+        loops.push_back(fresh("loop"));
+        dims.push_back(dim);
+      }
+    os << llvm::formatv(
+        "    {0}, {1} = transform.structured.tile_using_for {2} tile_sizes "
+        "{3}{4} : (!transform.any_op) -> ({5})\n",
+        fresh("tiled"), llvm::join(loops, ", "), target, list(op.getSizes()),
+        interchange, anyOpTypes(loops.size() + 1));
+    for (auto [handle, dim] : llvm::zip(loops, dims)) {
+      std::string name = fresh("name");
+      os << llvm::formatv("    {0} = transform.param.constant {1} -> "
+                          "!transform.any_param\n"
+                          "    transform.annotate {2} \"{3}\" = {0} : "
+                          "!transform.any_op, !transform.any_param\n",
+                          name, quote(getLoopName(op.getTarget(), dim)), handle,
+                          kLoopNameAttr);
+    }
+    return success();
+  }
+  case TileLevel::block: {
+    std::string forall = emitTileUsingForall(
+        target, "tile_sizes " + list(op.getSizes()) + interchange,
+        mapping(op.getSizes(), "block"));
+    os << llvm::formatv("    %blk_{0} = transform.cast {1} : "
+                        "!transform.any_op to !transform.any_op\n",
+                        tagIndex(op.getTarget()), forall);
+    return success();
+  }
+  case TileLevel::thread: {
+    // Threads are tiled by their count (block tile / thread tile), so the
+    // thread loop stays static when a block tile is partial at the border.
+    SmallVector<int64_t> counts;
+    for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
+      counts.push_back(t == 0 ? 0 : b / t);
+    emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
+                        mapping(op.getSizes(), "thread"));
+    return success();
+  }
+  case TileLevel::warp: {
+    SmallVector<int64_t> counts;
+    for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
+      counts.push_back(t == 0 ? 0 : b / t);
+    emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
+                        warpMapping(op.getSizes()));
+    return success();
+  }
+  }
+  llvm_unreachable("unknown tile level");
+}
+
+/// Returns the static shape of the tile of operand `index` of `op` after the
+/// block and reduction tiles of `state`.
+static FailureOr<SmallVector<int64_t>>
+getOperandTileShape(linalg::LinalgOp op, int64_t index,
+                    const TargetState &state) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    if (i < state.blockTile.size() && state.blockTile[i] > 0)
+      extent = state.blockTile[i];
+    if (i < state.reductionTile.size() && state.reductionTile[i] > 0)
+      extent = state.reductionTile[i];
+  }
+  AffineMap map = op.getMatchingIndexingMap(&op->getOpOperand(index));
+  if (!map.isProjectedPermutation())
+    return failure();
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : map.getResults())
+    shape.push_back(extents[cast<AffineDimExpr>(e).getPosition()]);
+  return shape;
+}
+
+static int64_t largestPow2Divisor(int64_t size, int64_t cap) {
+  int64_t d = 1;
+  while (d * 2 <= cap && size % (d * 2) == 0)
+    d *= 2;
+  return d;
+}
+
+LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
+  if (op.getPad() != 0)
+    return op.emitOpError() << "padding shared-memory buffers is not "
+                               "supported by the built-in micro-coder yet";
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
+      lookupTaggedOp(kernel, op.getTarget()));
+  if (!linalgOp)
+    return op.emitOpError()
+           << "found no linalg operation tagged '" << op.getTarget() << "'";
+  TargetState &state = targets[op.getTarget()];
+  int64_t threads =
+      state.blockDims[0] * state.blockDims[1] * state.blockDims[2];
+
+  std::string target = match(op.getTarget());
+  std::string promotedOp = fresh("promoted");
+  os << llvm::formatv(
+      "    {0} = transform.structured.promote {1} {{operands_to_promote = {2}, "
+      "use_alloca, alignment = 16, memory_space = "
+      "#gpu.address_space<workgroup>} : (!transform.any_op) -> "
+      "!transform.any_op\n",
+      promotedOp, target, list(op.getOperands()));
+  promoted = true;
+  state.promoted = true;
+
+  // Spread each global->shared copy over the block's threads, one 128-bit
+  // vector (or one element) per thread and step.
+  std::string copies = fresh("copies");
+  os << llvm::formatv(
+      "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} "
+      "in %blk_{1} : (!transform.any_op) -> !transform.any_op\n",
+      copies, tagIndex(op.getTarget()));
+  SmallVector<std::string> copyHandles;
+  for (size_t i = 0; i < op.getOperands().size(); ++i)
+    copyHandles.push_back(fresh("copy"));
+  if (copyHandles.size() == 1)
+    os << llvm::formatv("    {0} = transform.cast {1} : !transform.any_op to "
+                        "!transform.any_op\n",
+                        copyHandles[0], copies);
+  else
+    os << llvm::formatv("    {0} = transform.split_handle {1} : "
+                        "(!transform.any_op) -> ({2})\n",
+                        llvm::join(copyHandles, ", "), copies,
+                        anyOpTypes(copyHandles.size()));
+  for (auto [handle, index] : llvm::zip(copyHandles, op.getOperands())) {
+    FailureOr<SmallVector<int64_t>> shape =
+        getOperandTileShape(linalgOp, index, state);
+    if (failed(shape) || shape->empty())
+      return op.emitOpError() << "cannot promote operand " << index
+                              << ": its tile is not a static box";
+    int64_t cols = shape->back();
+    int64_t rows = shape->size() > 1 ? (*shape)[shape->size() - 2] : 1;
+    // One 128-bit vector per thread and step (4 x f32, 8 x f16) when the
+    // row allows it; narrower ones when the tile is too small to give every
+    // thread a whole vector (idle threads would guard the copy with a branch,
+    // which pipelining cannot take); at least one element.
+    Type element = getElementTypeOrSelf(linalgOp->getOperand(index).getType());
+    int64_t lanes =
+        element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32
+            ? 128 / std::max<int64_t>(8, element.getIntOrFloatBitWidth())
+            : 1;
+    int64_t perThread = lanes;
+    while (perThread > 1 &&
+           (cols % perThread != 0 || rows * cols / perThread < threads))
+      perThread /= 2;
+    int64_t colThreads = largestPow2Divisor(cols / perThread, threads);
+    int64_t rowThreads = largestPow2Divisor(rows, threads / colThreads);
+    SmallVector<int64_t> numThreads(shape->size(), 0);
+    numThreads.back() = colThreads;
+    std::string copyMapping = "[#gpu.thread<linear_dim_0>]";
+    if (shape->size() > 1) {
+      numThreads[shape->size() - 2] = rowThreads;
+      copyMapping = "[#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]";
+    }
+    emitTileUsingForall(handle, "num_threads " + list(numThreads), copyMapping);
+  }
+  return success();
+}
+
+/// Vectorizes the target (contractions become vector.contract) and, if it
+/// was promoted, its shared-memory copies.
+LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
+  std::string target = match(op.getTarget());
+  os << llvm::formatv("    transform.structured.vectorize {0} "
+                      "{{create_named_contraction} : !transform.any_op\n",
+                      target);
+  targets[op.getTarget()].vectorized = true;
+  if (targets[op.getTarget()].promoted) {
+    std::string copies = fresh("copies");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} in "
+        "%blk_{1} : (!transform.any_op) -> !transform.any_op\n"
+        "    transform.structured.vectorize {0} : !transform.any_op\n",
+        copies, tagIndex(op.getTarget()));
+  }
+  vectorized = true;
+  return success();
+}
+
+/// Unrolls the serial loop that a reduction tile made for loop `dim`.
+LogicalResult ScriptBuilder::emitUnroll(UnrollOp op) {
+  TargetState &state = targets[op.getTarget()];
+  int64_t dim = op.getDim();
+  if (dim >= static_cast<int64_t>(state.reductionTile.size()) ||
+      state.reductionTile[dim] == 0)
+    return op.emitOpError()
+           << "unrolls loop " << dim << " of '" << op.getTarget()
+           << "', but no reduction tile of the plan makes a serial loop for it";
+  std::string loop = getLoopName(op.getTarget(), dim);
+  if (state.pipelinedLoops.contains(loop))
+    return op.emitOpError()
+           << "unrolls loop " << dim << " of '" << op.getTarget()
+           << "', which a pipeline action already takes; "
+              "the built-in micro-coder does not do both";
+  state.unrolledLoops.insert(loop);
+  // Unrolled at the end, after the accumulators were hoisted into registers
+  // (two copies of a read/write pair in one iteration would block that).
+  unrolls.push_back(op);
+  return success();
+}
+
+/// Tensor cores: the warp-level contraction is unrolled to the instruction
+/// shape after the GPU mapping; the caller then rewrites it as mma.sync
+/// (convertToMmaSync).
+LogicalResult ScriptBuilder::emitMma(MmaOp op) {
+  TargetState &state = targets[op.getTarget()];
+  if (op.getKind() != MmaKind::mma_sync)
+    return op.emitOpError() << "asks for " << stringifyMmaKind(op.getKind())
+                            << "; the built-in micro-coder implements "
+                               "mma_sync only";
+  // Upstream's vector-to-mma.sync conversion handles f16 operands only.
+  if (op.getAType() != MmaType::f16 || op.getBType() != MmaType::f16)
+    return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
+                            << " inputs; the built-in micro-coder implements "
+                               "f16 inputs only";
+  if (state.warpTile.empty() || !state.vectorized || !state.mmaShape.empty())
+    return op.emitOpError() << "needs '" << op.getTarget()
+                            << "' tiled to warps and vectorized first, and "
+                               "one mma action per target";
+  for (auto [size, native] : llvm::zip(state.warpTile, op.getShape()))
+    if (size % native != 0)
+      return op.emitOpError()
+             << "instruction shape " << list(op.getShape())
+             << " does not divide the warp tile " << list(state.warpTile);
+  state.mmaShape.assign(op.getShape().begin(), op.getShape().end());
+  mmas.push_back(op);
+  return success();
+}
+
+/// Pipelines the serial loop that the reduction tile of the target made: its
+/// shared-memory tiles get one buffer per stage and are filled by cp.async
+/// `stages - 1` iterations ahead. Realized after the GPU mapping.
+LogicalResult ScriptBuilder::emitPipeline(PipelineOp op) {
+  TargetState &state = targets[op.getTarget()];
+  SmallVector<int64_t> dims;
+  for (auto [dim, size] : llvm::enumerate(state.reductionTile))
+    if (size > 0)
+      dims.push_back(dim);
+  if (dims.size() != 1)
+    return op.emitOpError() << "pipelines '" << op.getTarget()
+                            << "', which needs exactly one serial loop from "
+                               "a reduction tile; it has "
+                            << dims.size();
+  if (!state.promoted || !state.vectorized)
+    return op.emitOpError()
+           << "pipelines the shared-memory copies of '" << op.getTarget()
+           << "': promote and vectorize it first";
+  std::string loop = getLoopName(op.getTarget(), dims.front());
+  if (state.unrolledLoops.contains(loop))
+    return op.emitOpError()
+           << "pipelines loop " << dims.front() << " of '" << op.getTarget()
+           << "', which an unroll action already takes; "
+              "the built-in micro-coder does not do both";
+  state.pipelinedLoops.insert(loop);
+  pipelines.push_back({op, loop});
+  return success();
+}

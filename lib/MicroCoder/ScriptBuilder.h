@@ -1,0 +1,175 @@
+//===- ScriptBuilder.h - Transform scripts for plans (internal) -*- C++ -*-===//
+//
+// The built-in micro-coder's script writer, shared by the files of
+// lib/MicroCoder; not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H
+#define QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H
+
+#include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <string>
+
+namespace mlir::qimeng::microcoder {
+
+/// Largest multi-buffered shared-memory tile the pipeline turns into a
+/// static shared global (48 KB, the static shared-memory limit).
+constexpr int64_t kMaxStageBufferBytes = 48 * 1024;
+
+inline std::string list(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// Returns `text` as an MLIR string literal (quotes and escapes included).
+inline std::string quote(StringRef text) {
+  std::string s = "\"";
+  llvm::raw_string_ostream os(s);
+  llvm::printEscapedString(text, os);
+  os << "\"";
+  return s;
+}
+
+/// `n` transform handle types, comma separated.
+inline std::string anyOpTypes(size_t n) {
+  SmallVector<std::string> types(n, "!transform.any_op");
+  return llvm::join(types, ", ");
+}
+
+/// GPU id mapping for the non-zero entries of `sizes`: the innermost tiled
+/// loop goes to x, the next to y, then z.
+inline std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
+  int64_t tiled = llvm::count_if(sizes, [](int64_t s) { return s > 0; });
+  static const char *dims[] = {"x", "y", "z"};
+  SmallVector<std::string> ids;
+  for (int64_t i = tiled - 1; i >= 0; --i)
+    ids.push_back(llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]));
+  return "[" + llvm::join(ids, ", ") + "]";
+}
+
+/// Linear warp mapping for the non-zero entries of `sizes`: the innermost
+/// tiled loop varies fastest.
+inline std::string warpMapping(ArrayRef<int64_t> sizes) {
+  int64_t tiled = llvm::count_if(sizes, [](int64_t s) { return s > 0; });
+  SmallVector<std::string> ids;
+  for (int64_t i = tiled - 1; i >= 0; --i)
+    ids.push_back(llvm::formatv("#gpu.warp<linear_dim_{0}>", i));
+  return "[" + llvm::join(ids, ", ") + "]";
+}
+
+/// Threads per warp on NVIDIA GPUs.
+constexpr int64_t kWarpSize = 32;
+
+/// What the micro-coder knows about one tagged target while building a script.
+struct TargetState {
+  SmallVector<int64_t> blockTile, reductionTile, threadTile, warpTile;
+  /// The tensor-core instruction shape, when an mma action names the target.
+  SmallVector<int64_t> mmaShape;
+  bool promoted = false;
+  bool vectorized = false;
+  /// The serial loops that unroll and pipeline actions take over.
+  llvm::StringSet<> unrolledLoops, pipelinedLoops;
+  /// Threads per block along x, y, z.
+  SmallVector<int64_t, 3> blockDims = {1, 1, 1};
+};
+
+/// Builds the transform script of one plan, action by action: the actions
+/// are emitted by ScriptActions.cpp, the mapping to the GPU and the lowering
+/// sequences by ScriptLowering.cpp.
+class ScriptBuilder {
+public:
+  /// `steps` < 0 applies every action and maps the result to the GPU;
+  /// otherwise only the first `steps` actions are applied.
+  ScriptBuilder(PlanOp plan, func::FuncOp kernel, int steps)
+      : plan(plan), kernel(kernel), steps(steps) {}
+
+  /// Returns the script, or emits an error on the failing action.
+  FailureOr<std::string> build();
+  /// The unroll actions the script applies.
+  SmallVector<UnrollOp> takeUnrolls() { return std::move(unrolls); }
+  /// The pipeline actions the script applies.
+  SmallVector<PipelineStep> takePipelines() { return std::move(pipelines); }
+  /// The mma actions the script prepares (unrolled to the instruction shape).
+  SmallVector<MmaOp> takeMmas() { return std::move(mmas); }
+
+private:
+  /// Emits a fresh handle to the kernel function (the payload root; a
+  /// match includes the op it starts from). Fresh, because some transforms
+  /// consume the handle they are given.
+  std::string matchKernel() {
+    std::string handle = fresh("kernel");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"func.func\"]} "
+        "in %root : (!transform.any_op) -> !transform.any_op\n",
+        handle);
+    return handle;
+  }
+  /// Emits a match of the payload op tagged `tag`; returns its handle.
+  std::string match(StringRef tag) {
+    std::string k = matchKernel();
+    std::string handle = fresh("op");
+    os << llvm::formatv("    {0} = transform.structured.match attributes "
+                        "{{qimeng.tag = {1}} in {2} : (!transform.any_op) "
+                        "-> !transform.any_op\n",
+                        handle, quote(tag), k);
+    return handle;
+  }
+  unsigned tagIndex(StringRef tag) {
+    return std::find(tagOrder.begin(), tagOrder.end(), tag.str()) -
+           tagOrder.begin();
+  }
+  std::string fresh(StringRef prefix) {
+    return ("%" + prefix + Twine(counter++)).str();
+  }
+
+  /// Emits `tile_using_forall` of `target` (`how` is "tile_sizes [...]" or
+  /// "num_threads [...]"); returns the handle of the new forall.
+  std::string emitTileUsingForall(StringRef target, StringRef how,
+                                  StringRef mapping) {
+    std::string forall = fresh("forall");
+    os << llvm::formatv(
+        "    {0}, {1} = transform.structured.tile_using_forall {2} {3} "
+        "(mapping = {4}) : (!transform.any_op) -> ({5})\n",
+        fresh("tiled"), forall, target, how, mapping, anyOpTypes(2));
+    return forall;
+  }
+
+  LogicalResult precompute();
+  LogicalResult emitTile(TileOp op);
+  LogicalResult emitPromote(PromoteOp op);
+  LogicalResult emitVectorize(VectorizeOp op);
+  LogicalResult emitUnroll(UnrollOp op);
+  LogicalResult emitPipeline(PipelineOp op);
+  LogicalResult emitMma(MmaOp op);
+  void emitMapping();
+  void emitLowering();
+  void emitPipelining();
+
+  PlanOp plan;
+  func::FuncOp kernel;
+  int steps;
+  std::string script;
+  llvm::raw_string_ostream os{script};
+  unsigned counter = 0;
+  bool vectorized = false;
+  SmallVector<UnrollOp> unrolls;
+  SmallVector<PipelineStep> pipelines;
+  SmallVector<MmaOp> mmas;
+  bool promoted = false;
+  llvm::StringMap<TargetState> targets;
+  SmallVector<std::string> tagOrder;
+};
+
+} // namespace mlir::qimeng::microcoder
+
+#endif // QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H

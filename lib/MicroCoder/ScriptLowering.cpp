@@ -1,0 +1,201 @@
+//===- ScriptLowering.cpp - Mapping and lowering sequences ----------------===//
+//
+// The end of the first sequence (GPU mapping, register accumulators,
+// unrolling) and the second and third sequences (asynchronous copies, vector
+// lowering, software pipelining, shared globals).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScriptBuilder.h"
+
+#include "QiMeng/MicroCoder/SharedBuffers.h"
+#include "QiMeng/MicroCoder/TensorCores.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+using namespace mlir::qimeng::microcoder;
+
+/// Maps each target's loops to a gpu.launch of its own, keeps accumulators
+/// in registers and unrolls: the end of the first sequence.
+void ScriptBuilder::emitMapping() {
+  // Map each target's loops to a gpu.launch of its own, named after the
+  // target for the steps between sequences.
+  for (auto [i, tag] : llvm::enumerate(tagOrder)) {
+    const TargetState &state = targets[tag];
+    os << llvm::formatv(
+        "    %launch_{0} = transform.gpu.map_forall_to_blocks %blk_{0} "
+        "generate_gpu_launch : (!transform.any_op) -> !transform.any_op\n"
+        "    %mapped_{0} = transform.gpu.map_nested_forall_to_threads "
+        "%launch_{0} block_dims = {1} : (!transform.any_op) -> "
+        "!transform.any_op\n"
+        "    %target_{0} = transform.param.constant {2} -> "
+        "!transform.any_param\n"
+        "    transform.annotate %mapped_{0} \"{3}\" = %target_{0} : "
+        "!transform.any_op, !transform.any_param\n",
+        i, list(state.blockDims), quote(tag), kLaunchTargetAttr);
+  }
+  std::string k = matchKernel();
+  if (vectorized) {
+    os << llvm::formatv(
+        "    transform.apply_patterns to {0} {{\n"
+        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+        "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
+        "      transform.apply_patterns.canonicalization\n"
+        "    } : !transform.any_op\n",
+        k);
+    for (auto [i, tag] : llvm::enumerate(tagOrder)) {
+      const TargetState &state = targets[tag];
+      if (state.mmaShape.empty())
+        continue;
+      // Mixed-precision contractions (generic bodies vectorize to
+      // reductions of products: make them contractions), unrolled to the
+      // instruction shape before the accumulators are hoisted (one register
+      // tile each).
+      os << llvm::formatv(
+          "    transform.apply_patterns to %mapped_{0} {{\n"
+          "      transform.apply_patterns.vector.reduction_to_contract\n"
+          "      transform.apply_patterns.vector.fold_arith_extension\n"
+          "      transform.apply_patterns.canonicalization\n"
+          "    } : !transform.any_op\n"
+          "    transform.apply_patterns to %mapped_{0} {{\n"
+          "      transform.apply_patterns.gpu.unroll_vectors_subgroup_mma {1}\n"
+          "    } : !transform.any_op\n"
+          "    transform.apply_patterns to %mapped_{0} {{\n"
+          "      transform.apply_patterns.canonicalization\n"
+          "    } : !transform.any_op\n",
+          i, list(state.mmaShape));
+    }
+    os << llvm::formatv(
+        "    transform.apply_cse to {0} : !transform.any_op\n"
+        "    {1} = transform.structured.hoist_redundant_vector_transfers {0} : "
+        "(!transform.any_op) -> !transform.any_op\n",
+        k, fresh("hoisted"));
+    k = matchKernel();
+  }
+  for (UnrollOp op : unrolls) {
+    std::string loop = fresh("unroll");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
+        "{{{1} = {2}} in {3} : (!transform.any_op) -> "
+        "!transform.op<\"scf.for\">\n"
+        "    transform.loop.unroll {0} {{factor = {4} : i64} : "
+        "!transform.op<\"scf.for\">\n",
+        loop, kLoopNameAttr, quote(getLoopName(op.getTarget(), op.getDim())), k,
+        op.getFactor());
+  }
+}
+
+/// The second sequence, run after hoistStageBuffers: the stage buffers of
+/// pipelined loops are multi-buffered and filled with asynchronous copies,
+/// leftover linalg ops become loops and vectors become 1-D.
+void ScriptBuilder::emitLowering() {
+  for (PipelineStep &step : pipelines) {
+    // Some of these transforms consume their handle: match afresh each time.
+    std::string k = matchKernel();
+    std::string buffers = fresh("buffers");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"memref.alloc\"]} "
+        "attributes {{{1} = {2}} in {3} : (!transform.any_op) -> "
+        "!transform.op<\"memref.alloc\">\n"
+        "    {4} = transform.memref.multibuffer {0} {{factor = {5} : i64, "
+        "skip_analysis} : (!transform.op<\"memref.alloc\">) -> "
+        "!transform.any_op\n",
+        buffers, kStageBufferAttr, quote(step.loop), k, fresh("multi"),
+        step.op.getStages());
+    k = matchKernel();
+    os << llvm::formatv(
+        "    transform.apply_patterns to {0} {{\n"
+        "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
+        "      "
+        "transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+        "      transform.apply_patterns.canonicalization\n"
+        "    } : !transform.any_op\n"
+        "    {1} = transform.nvgpu.create_async_groups {0} {{bypass_l1} : "
+        "(!transform.any_op) -> !transform.any_op\n",
+        k, fresh("grouped"));
+  }
+  // Whatever was not vectorized becomes scalar loops inside the threads.
+  std::string k = matchKernel();
+  std::string rest = fresh("rest");
+  os << llvm::formatv(
+      "    {0} = transform.structured.match interface{{LinalgOp} in {1} : "
+      "(!transform.any_op) -> !transform.any_op\n"
+      "    {2} = transform.structured.convert_to_loops {0} : "
+      "(!transform.any_op) -> !transform.any_op\n",
+      rest, k, fresh("loops"));
+  k = matchKernel();
+  // n-D vectors -> 1-D, staged (one pattern set at a time never ping-pongs).
+  os << llvm::formatv(
+      "    transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.vector.lower_contraction "
+      "lowering_strategy = \"outerproduct\"\n"
+      "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+      "      transform.apply_patterns.vector.lower_multi_reduction "
+      "lowering_strategy = \"innerreduction\"\n"
+      "      transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+      "      transform.apply_patterns.canonicalization\n"
+      "    } : !transform.any_op\n"
+      "    transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.vector.lower_transfer max_transfer_rank "
+      "= 1\n"
+      "      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank "
+      "= 1 full_unroll = true\n"
+      "      transform.apply_patterns.canonicalization\n"
+      "    } : !transform.any_op\n"
+      "    transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.vector.lower_outerproduct\n"
+      "      transform.apply_patterns.vector.lower_transpose lowering_strategy "
+      "= \"shuffle_1d\"\n"
+      "      transform.apply_patterns.vector.lower_broadcast\n"
+      "      transform.apply_patterns.vector.lower_shape_cast\n"
+      "    } : !transform.any_op\n"
+      "    transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.canonicalization\n"
+      "    } : !transform.any_op\n",
+      k);
+}
+
+/// The third sequence: pipelines the loops, then turns the shared buffers
+/// into globals. It runs on 1-D vector code: upstream's pipeliner misreads
+/// transfer_reads of memrefs in the GPU workgroup address space.
+void ScriptBuilder::emitPipelining() {
+  for (PipelineStep &step : pipelines) {
+    std::string k = matchKernel();
+    std::string loop = fresh("pipelined");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
+        "{{{1} = {2}} in {3} : (!transform.any_op) -> !transform.any_op\n"
+        "    {4} = transform.nvgpu.pipeline_shared_memory_copies "
+        "failures(propagate) {0} {{depth = {5} : i64, peel_epilogue} : "
+        "(!transform.any_op) -> !transform.any_op\n",
+        loop, kLoopNameAttr, quote(step.loop), k, fresh("pipeline"),
+        step.op.getStages());
+  }
+  if (!pipelines.empty()) {
+    // The stage buffers become allocas, then shared globals below.
+    std::string launches = fresh("launches");
+    os << llvm::formatv(
+        "    {0} = transform.structured.match ops{{[\"gpu.launch\"]} in {1} "
+        ": (!transform.any_op) -> !transform.any_op\n"
+        "    transform.apply_patterns to {0} {{\n"
+        "      transform.apply_patterns.memref.alloc_to_alloca "
+        "size_limit({2})\n"
+        "    } : !transform.any_op\n",
+        launches, matchKernel(), kMaxStageBufferBytes);
+  }
+  if (promoted) {
+    std::string k = matchKernel();
+    os << llvm::formatv(
+        "    %allocas = transform.structured.match ops{{[\"memref.alloca\"]} "
+        "in "
+        "{0} : (!transform.any_op) -> !transform.op<\"memref.alloca\">\n"
+        "    %get_globals, %globals = transform.memref.alloca_to_global "
+        "%allocas : (!transform.op<\"memref.alloca\">) -> (!transform.any_op, "
+        "!transform.any_op)\n"
+        "    %align16 = transform.param.constant 16 : i64 -> "
+        "!transform.param<i64>\n"
+        "    transform.annotate %globals \"alignment\" = %align16 : "
+        "!transform.any_op, !transform.param<i64>\n",
+        k);
+  }
+}
