@@ -137,6 +137,8 @@ FailureOr<std::string> ScriptBuilder::build() {
       result = emitPipeline(pipeline);
     else if (auto mma = dyn_cast<MmaOp>(op))
       result = emitMma(mma);
+    else if (auto fuse = dyn_cast<FuseOp>(op))
+      result = emitFuse(fuse);
     else
       result = op->emitOpError()
                << "is not supported by the built-in micro-coder yet";

@@ -51,9 +51,7 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
     std::string forall = emitTileUsingForall(
         target, "tile_sizes " + list(op.getSizes()) + interchange,
         mapping(op.getSizes(), "block"));
-    os << llvm::formatv("    %blk_{0} = transform.cast {1} : "
-                        "!transform.any_op to !transform.any_op\n",
-                        tagIndex(op.getTarget()), forall);
+    state.blockHandle = forall;
     return success();
   }
   case TileLevel::thread: {
@@ -135,8 +133,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   std::string copies = fresh("copies");
   os << llvm::formatv(
       "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} "
-      "in %blk_{1} : (!transform.any_op) -> !transform.any_op\n",
-      copies, tagIndex(op.getTarget()));
+      "in {1} : (!transform.any_op) -> !transform.any_op\n",
+      copies, state.blockHandle);
   SmallVector<std::string> copyHandles;
   for (size_t i = 0; i < op.getOperands().size(); ++i)
     copyHandles.push_back(fresh("copy"));
@@ -196,9 +194,9 @@ LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
     std::string copies = fresh("copies");
     os << llvm::formatv(
         "    {0} = transform.structured.match ops{{[\"linalg.copy\"]} in "
-        "%blk_{1} : (!transform.any_op) -> !transform.any_op\n"
+        "{1} : (!transform.any_op) -> !transform.any_op\n"
         "    transform.structured.vectorize {0} : !transform.any_op\n",
-        copies, tagIndex(op.getTarget()));
+        copies, targets[op.getTarget()].blockHandle);
   }
   vectorized = true;
   return success();
@@ -240,6 +238,11 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
     return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
                             << " inputs; the built-in micro-coder implements "
                                "f16 inputs only";
+  if (!state.fusedInto.empty())
+    return op.emitOpError() << "computes '" << op.getTarget()
+                            << "' on tensor cores, but it was fused into '"
+                            << state.fusedInto << "'; only the target of a "
+                            << "fusion can";
   if (state.warpTile.empty() || !state.vectorized || !state.mmaShape.empty())
     return op.emitOpError() << "needs '" << op.getTarget()
                             << "' tiled to warps and vectorized first, and "
@@ -280,5 +283,162 @@ LogicalResult ScriptBuilder::emitPipeline(PipelineOp op) {
               "the built-in micro-coder does not do both";
   state.pipelinedLoops.insert(loop);
   pipelines.push_back({op, loop});
+  return success();
+}
+
+/// The memrefs `op` reads and the ones it writes.
+static void getAccessedBuffers(linalg::LinalgOp op,
+                               llvm::SmallPtrSetImpl<Value> &reads,
+                               llvm::SmallPtrSetImpl<Value> &writes) {
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<MemRefType>(input->get().getType()))
+      reads.insert(input->get());
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    writes.insert(init.get());
+    if (op.payloadUsesValueFromOperand(&init))
+      reads.insert(init.get());
+  }
+}
+
+/// For each buffer dimension of `operand`: its size, the size of its tile
+/// under `tile` (the loop tile sizes of `op`) and which tiled loop (in loop
+/// order, i.e. which GPU id) walks it, -1 for none. Fails unless the operand's
+/// map is a projected permutation.
+static FailureOr<SmallVector<std::tuple<int64_t, int64_t, int64_t>>>
+getBufferTiles(linalg::LinalgOp op, OpOperand &operand,
+               ArrayRef<int64_t> tile) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!map.isProjectedPermutation())
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<std::tuple<int64_t, int64_t, int64_t>> tiles;
+  for (AffineExpr e : map.getResults()) {
+    unsigned loop = cast<AffineDimExpr>(e).getPosition();
+    int64_t size = loop < tile.size() ? tile[loop] : 0;
+    int64_t id = -1;
+    if (size > 0)
+      id = llvm::count_if(tile.take_front(loop),
+                          [](int64_t t) { return t > 0; });
+    tiles.emplace_back(ranges[loop], size == 0 ? ranges[loop] : size, id);
+  }
+  return tiles;
+}
+
+/// Fusion merges the fused op's block loop into the target's: the two must
+/// have the same grid, give each block the same box of the buffer that one
+/// writes and the other reads (so no block reads what another writes), and
+/// touch no other buffer that the other writes.
+LogicalResult ScriptBuilder::emitFuse(FuseOp op) {
+  TargetState &host = targets[op.getTarget()];
+  auto it = targets.find(op.getOp());
+  if (it == targets.end() || it->second.blockHandle.empty())
+    return op.emitOpError() << "fuses '" << op.getOp()
+                            << "', which the plan does not tile to blocks "
+                               "before this action";
+  TargetState &other = it->second;
+  if (!host.fusedInto.empty() || !other.fusedInto.empty() ||
+      op.getTarget() == op.getOp())
+    return op.emitOpError()
+           << "fuses '" << op.getOp() << "' into '" << op.getTarget()
+           << "', but one of them is already fused";
+  if (!other.mmaShape.empty())
+    return op.emitOpError() << "fuses '" << op.getOp()
+                            << "', which computes on tensor cores; only the "
+                               "target of a fusion can";
+  if (host.blockDims != other.blockDims)
+    return op.emitOpError()
+           << "fuses '" << op.getOp() << "' (" << list(other.blockDims)
+           << " threads) into '" << op.getTarget() << "' ("
+           << list(host.blockDims)
+           << " threads); the built-in micro-coder needs the same threads "
+              "per block";
+  auto hostOp = dyn_cast_or_null<linalg::LinalgOp>(
+      lookupTaggedOp(kernel, op.getTarget()));
+  auto otherOp =
+      dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, op.getOp()));
+  if (!hostOp || !otherOp)
+    return op.emitOpError() << "fuses operations the built-in micro-coder "
+                               "cannot tile (not linalg)";
+  bool isProducer = op.getKind() == FuseKind::producer;
+  linalg::LinalgOp producer = isProducer ? otherOp : hostOp;
+  linalg::LinalgOp consumer = isProducer ? hostOp : otherOp;
+  const TargetState &producerState = isProducer ? other : host;
+  const TargetState &consumerState = isProducer ? host : other;
+  // The buffer that flows from producer to consumer, and its tiles.
+  OpOperand *written = nullptr, *read = nullptr;
+  for (OpOperand &init : producer.getDpsInitsMutable())
+    for (OpOperand &use : consumer->getOpOperands())
+      if (use.get() == init.get() && !written) {
+        written = &init;
+        read = &use;
+      }
+  if (!written)
+    return op.emitOpError() << "fuses '" << op.getOp()
+                            << "', but no buffer flows between the two";
+  auto producerTiles =
+      getBufferTiles(producer, *written, producerState.blockTile);
+  auto consumerTiles = getBufferTiles(consumer, *read, consumerState.blockTile);
+  if (failed(producerTiles) || failed(consumerTiles) ||
+      *producerTiles != *consumerTiles)
+    return op.emitOpError()
+           << "fuses '" << op.getOp() << "' with block tiles that cover "
+           << "different boxes of the buffer they share; the block tiles "
+              "must match on it";
+  // Each thread reads only what it wrote itself: the same per-thread box of
+  // the shared buffer (no barrier is needed between the two bodies).
+  auto producerThreadTiles =
+      getBufferTiles(producer, *written, producerState.threadTile);
+  auto consumerThreadTiles =
+      getBufferTiles(consumer, *read, consumerState.threadTile);
+  if (producerState.threadTile.empty() || consumerState.threadTile.empty() ||
+      failed(producerThreadTiles) || failed(consumerThreadTiles) ||
+      *producerThreadTiles != *consumerThreadTiles)
+    return op.emitOpError()
+           << "fuses '" << op.getOp() << "', but the thread tiles of the two "
+           << "differ on the buffer they share (or one is tiled to warps); "
+              "tile both to threads first, with the same box per thread";
+  // Grids: the same number of blocks along each mapped loop, in order.
+  auto grid = [](linalg::LinalgOp linalgOp, ArrayRef<int64_t> tile) {
+    SmallVector<int64_t> blocks;
+    for (auto [range, size] : llvm::zip(linalgOp.getStaticLoopRanges(), tile))
+      if (size > 0)
+        blocks.push_back(ShapedType::isDynamic(range)
+                             ? ShapedType::kDynamic
+                             : llvm::divideCeil(range, size));
+    return blocks;
+  };
+  if (grid(hostOp, host.blockTile) != grid(otherOp, other.blockTile))
+    return op.emitOpError() << "fuses '" << op.getOp()
+                            << "' whose block grid differs from that of '"
+                            << op.getTarget() << "'";
+  // Other buffers: neither op may write what the other reads or writes.
+  llvm::SmallPtrSet<Value, 4> hostReads, hostWrites, otherReads, otherWrites;
+  getAccessedBuffers(hostOp, hostReads, hostWrites);
+  getAccessedBuffers(otherOp, otherReads, otherWrites);
+  Value shared = written->get();
+  auto conflicts = [&](llvm::SmallPtrSetImpl<Value> &writes,
+                       llvm::SmallPtrSetImpl<Value> &reads,
+                       llvm::SmallPtrSetImpl<Value> &otherWritten) {
+    return llvm::any_of(writes, [&](Value v) {
+      return v != shared && (reads.contains(v) || otherWritten.contains(v));
+    });
+  };
+  if (conflicts(hostWrites, otherReads, otherWrites) ||
+      conflicts(otherWrites, hostReads, hostWrites))
+    return op.emitOpError()
+           << "fuses '" << op.getOp() << "' into '" << op.getTarget()
+           << "', but one writes a buffer the other also "
+              "uses; blocks would race";
+  // The loop placed first in the fused body goes in as `target`.
+  std::string first = isProducer ? other.blockHandle : host.blockHandle;
+  std::string second = isProducer ? host.blockHandle : other.blockHandle;
+  std::string fused = fresh("fused");
+  os << llvm::formatv("    {0} = transform.loop.fuse_sibling {1} into {2} : "
+                      "(!transform.any_op, !transform.any_op) -> "
+                      "!transform.any_op\n",
+                      fused, first, second);
+  host.blockHandle = fused;
+  other.blockHandle = fused;
+  other.fusedInto = op.getTarget().str();
   return success();
 }

@@ -79,6 +79,11 @@ struct TargetState {
   bool vectorized = false;
   /// The serial loops that unroll and pipeline actions take over.
   llvm::StringSet<> unrolledLoops, pipelinedLoops;
+  /// Handle of the target's block-level scf.forall (shared with the ops
+  /// fused into it).
+  std::string blockHandle;
+  /// The target whose block loop this one was fused into, if any.
+  std::string fusedInto;
   /// Threads per block along x, y, z.
   SmallVector<int64_t, 3> blockDims = {1, 1, 1};
 };
@@ -151,6 +156,7 @@ private:
   LogicalResult emitUnroll(UnrollOp op);
   LogicalResult emitPipeline(PipelineOp op);
   LogicalResult emitMma(MmaOp op);
+  LogicalResult emitFuse(FuseOp op);
   void emitMapping();
   void emitLowering();
   void emitPipelining();

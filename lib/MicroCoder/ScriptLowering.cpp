@@ -22,8 +22,11 @@ void ScriptBuilder::emitMapping() {
   // target for the steps between sequences.
   for (auto [i, tag] : llvm::enumerate(tagOrder)) {
     const TargetState &state = targets[tag];
+    // Fused ops run in the launch of the target they were fused into.
+    if (!state.fusedInto.empty())
+      continue;
     os << llvm::formatv(
-        "    %launch_{0} = transform.gpu.map_forall_to_blocks %blk_{0} "
+        "    %launch_{0} = transform.gpu.map_forall_to_blocks {4} "
         "generate_gpu_launch : (!transform.any_op) -> !transform.any_op\n"
         "    %mapped_{0} = transform.gpu.map_nested_forall_to_threads "
         "%launch_{0} block_dims = {1} : (!transform.any_op) -> "
@@ -32,7 +35,8 @@ void ScriptBuilder::emitMapping() {
         "!transform.any_param\n"
         "    transform.annotate %mapped_{0} \"{3}\" = %target_{0} : "
         "!transform.any_op, !transform.any_param\n",
-        i, list(state.blockDims), quote(tag), kLaunchTargetAttr);
+        i, list(state.blockDims), quote(tag), kLaunchTargetAttr,
+        state.blockHandle);
   }
   std::string k = matchKernel();
   if (vectorized) {

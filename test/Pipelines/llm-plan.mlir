@@ -1,12 +1,15 @@
 // --llm-plan with no LLM configured: the built-in planner and micro-coder say
-// so on stderr, bufferize tensors, and leave only gpu.launch kernels.
+// so on stderr, bufferize tensors, and leave only gpu.launch kernels: one, as
+// the fill and the bias + ReLU are fused into the matmul's blocks.
 // RUN: env -u QIMENG_LLM_BASE_URL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u QIMENG_LLM_PROVIDER \
 // RUN:   qimeng-opt %s --llm-plan 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STDERR < %t.err
 // STDERR: qimeng: no LLM endpoint configured {{.*}}: using the built-in planner and micro-coder
 
 // CHECK-LABEL: func.func @linear_relu(%{{.*}}: memref<256x128xf32>, %{{.*}}: memref<128x512xf32>, %{{.*}}: memref<512xf32>, %{{.*}}: memref<256x512xf32>) -> memref<256x512xf32>
-// CHECK-COUNT-3: gpu.launch
+// CHECK:       gpu.launch
+// CHECK:         arith.maximumf
+// CHECK-NOT:   gpu.launch
 // CHECK-NOT:   linalg.
 // CHECK-NOT:   qimeng.
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -76,6 +76,101 @@ Family classify(linalg::LinalgOp op) {
   return Family::Reduction;
 }
 
+/// Which matmul plan an op takes.
+enum class MatmulPath { None, TensorCore, Simt };
+
+/// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
+/// accumulation, whole tiles (see planTensorCoreMatmul). SIMT: f32
+/// accumulation with f32, f16 or bf16 operands.
+MatmulPath getMatmulPath(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (classify(op) != Family::Matmul || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || llvm::any_of(bounds, ShapedType::isDynamic))
+    return MatmulPath::None;
+  auto elementOf = [](OpOperand *operand) {
+    return getElementTypeOrSelf(operand->get().getType());
+  };
+  Type lhs = elementOf(op.getDpsInputOperand(0));
+  Type rhs = elementOf(op.getDpsInputOperand(1));
+  Type acc = elementOf(op.getDpsInitOperand(0));
+  MLIRContext *ctx = op->getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> rowMajorMaps = {AffineMap::get(3, 0, {m, k}, ctx),
+                                         AffineMap::get(3, 0, {k, n}, ctx),
+                                         AffineMap::get(3, 0, {m, n}, ctx)};
+  bool rowMajor = op.getIndexingMapsArray() == rowMajorMaps;
+  if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor &&
+      bounds[0] % kMmaBlockTile == 0 && bounds[1] % kMmaBlockTile == 0 &&
+      bounds[2] % kMmaReductionTile == 0)
+    return MatmulPath::TensorCore;
+  if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
+    return MatmulPath::Simt;
+  return MatmulPath::None;
+}
+
+/// Tiles of the SIMT matmul plan for loop bounds (m, n, k): full-size tiles
+/// even when they do not divide the problem (the border tiles are partial
+/// and computed without vectors).
+struct SimtMatmulTiles {
+  int64_t bm, bn, bk, tm, tn;
+  /// A and B tiles in shared memory.
+  bool promote;
+  /// Vectors and the pipeline: whole tiles of 4x4 outputs per thread.
+  bool fast;
+};
+
+SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> bounds) {
+  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  SimtMatmulTiles t;
+  t.bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
+  t.bn = std::min<int64_t>(64, llvm::PowerOf2Ceil(n));
+  t.bk = std::min<int64_t>(16, llvm::PowerOf2Ceil(k));
+  t.tm = std::min<int64_t>(4, t.bm);
+  t.tn = std::min<int64_t>(4, t.bn);
+  t.promote = t.bm >= 16 && t.bn >= 16 && t.bk >= 4;
+  bool divides = m % t.bm == 0 && n % t.bn == 0 && k % t.bk == 0;
+  t.fast = t.promote && divides && t.tm == 4 && t.tn == 4;
+  return t;
+}
+
+/// Lanes of the 128-bit vectors an elementwise op (static shapes) takes
+/// along its innermost loop, or 0: every operand must be contiguous along it
+/// or broadcast across it, and the body must not gather.
+int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
+  // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
+  // scalar: the vectorizer cannot turn them into plain vector loads.
+  bool isGather = false;
+  op->walk([&](Operation *inner) {
+    isGather |= isa<tensor::ExtractOp, memref::LoadOp, linalg::IndexOp>(inner);
+  });
+  if (isGather || op.getNumLoops() == 0)
+    return 0;
+  unsigned innermost = op.getNumLoops() - 1;
+  MLIRContext *ctx = op->getContext();
+  auto vectorFriendly = [&](AffineMap map) {
+    if (!map.isProjectedPermutation())
+      return false;
+    if (!map.isFunctionOfDim(innermost))
+      return true;
+    return map.getNumResults() > 0 &&
+           map.getResults().back() == getAffineDimExpr(innermost, ctx);
+  };
+  int64_t widestBits = 0;
+  for (Type t : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(t);
+    if (!element.isIntOrFloat())
+      return 0;
+    widestBits = std::max<int64_t>(widestBits, element.getIntOrFloatBitWidth());
+  }
+  if (widestBits < 8 || widestBits > 32)
+    return 0;
+  if (!isa<linalg::FillOp>(op) &&
+      !llvm::all_of(op.getIndexingMapsArray(), vectorFriendly))
+    return 0;
+  return 128 / widestBits;
+}
+
 class Planner {
 public:
   Planner(const TargetProfile &target) : target(target) {}
@@ -83,10 +178,15 @@ public:
   /// Appends the actions for `op` (tagged `tag`) to the plan body.
   LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                      StringRef tag);
+  /// Appends the actions of a fill or elementwise op that will be fused into
+  /// a SIMT matmul with tiles `t`.
+  LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
+                          const SimtMatmulTiles &t);
 
 private:
-  LogicalResult planMatmul(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                           StringRef tag, ArrayRef<int64_t> bounds);
+  LogicalResult planMatmul(OpBuilder &b, Location loc, StringRef tag,
+                           const SimtMatmulTiles &t, int64_t k);
+
   LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag);
   LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              StringRef tag, ArrayRef<int64_t> bounds,
@@ -114,83 +214,25 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
                                 "full reductions are not supported yet";
   Family family = classify(op);
-  MLIRContext *ctx = op->getContext();
-  // The SIMT matmul path: f32 accumulators, f32 or 16-bit float inputs.
-  if (family == Family::Matmul && isStatic && op.getNumDpsInputs() == 2) {
-    auto elementOf = [](OpOperand *operand) {
-      return getElementTypeOrSelf(operand->get().getType());
-    };
-    Type lhs = elementOf(op.getDpsInputOperand(0));
-    Type rhs = elementOf(op.getDpsInputOperand(1));
-    Type acc = elementOf(op.getDpsInitOperand(0));
-    // Tensor cores: f16 operands in row-major (m, k) x (k, n) order and
-    // whole tiles (see planTensorCoreMatmul).
-    MLIRContext *ctx = op->getContext();
-    AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
-    SmallVector<AffineMap> rowMajorMaps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                           AffineMap::get(3, 0, {k, n}, ctx),
-                                           AffineMap::get(3, 0, {m, n}, ctx)};
-    bool rowMajor = op.getIndexingMapsArray() == rowMajorMaps;
-    if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor &&
-        bounds[0] % kMmaBlockTile == 0 && bounds[1] % kMmaBlockTile == 0 &&
-        bounds[2] % kMmaReductionTile == 0)
-      return planTensorCoreMatmul(b, loc, tag);
-    if (acc.isF32() && lhs == rhs &&
-        (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
-      return planMatmul(b, loc, op, tag, bounds);
+  switch (getMatmulPath(op)) {
+  case MatmulPath::TensorCore:
+    return planTensorCoreMatmul(b, loc, tag);
+  case MatmulPath::Simt:
+    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds), bounds[2]);
+  case MatmulPath::None:
+    break;
   }
-  // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
-  // scalar: the vectorizer cannot turn them into plain vector loads.
-  bool isGather = false;
-  op->walk([&](Operation *inner) {
-    isGather |= isa<tensor::ExtractOp, memref::LoadOp, linalg::IndexOp>(inner);
-  });
-  // 128-bit vectors along the innermost loop: every operand is either
-  // contiguous along it or broadcast across it.
-  unsigned innermost = op.getNumLoops() - 1;
-  auto vectorFriendly = [&](AffineMap map) {
-    if (!map.isProjectedPermutation())
-      return false;
-    if (!map.isFunctionOfDim(innermost))
-      return true;
-    return map.getNumResults() > 0 &&
-           map.getResults().back() == getAffineDimExpr(innermost, ctx);
-  };
-  int64_t widestBits = 0;
-  bool plainTypes = true;
-  for (Type t : op->getOperandTypes()) {
-    Type element = getElementTypeOrSelf(t);
-    if (!element.isIntOrFloat()) {
-      plainTypes = false;
-      continue;
-    }
-    widestBits = std::max<int64_t>(widestBits, element.getIntOrFloatBitWidth());
-  }
-  int64_t width = 0;
-  if (isStatic && !isGather && plainTypes && family == Family::Elementwise &&
-      op.getNumLoops() > 0 && widestBits >= 8 && widestBits <= 32 &&
-      (isa<linalg::FillOp>(op) ||
-       llvm::all_of(op.getIndexingMapsArray(), vectorFriendly)))
-    width = 128 / widestBits;
+  int64_t width = family == Family::Elementwise && isStatic
+                      ? getElementwiseVectorWidth(op)
+                      : 0;
   return planParallel(b, loc, op, tag, bounds, width);
 }
 
 /// SIMT matmul: 64x64 block tiles, K step 16, 4x4 outputs per thread, A and
 /// B tiles in shared memory, 128-bit accesses (see docs/planner.md).
-LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
-                                  linalg::LinalgOp op, StringRef tag,
-                                  ArrayRef<int64_t> bounds) {
-  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
-  // Full-size tiles even when they do not divide the problem: the tiles at
-  // the border are partial (and computed without vectors).
-  int64_t bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
-  int64_t bn = std::min<int64_t>(64, llvm::PowerOf2Ceil(n));
-  int64_t bk = std::min<int64_t>(16, llvm::PowerOf2Ceil(k));
-  int64_t tm = std::min<int64_t>(4, bm), tn = std::min<int64_t>(4, bn);
-  bool promote = bm >= 16 && bn >= 16 && bk >= 4;
-  bool divides = m % bm == 0 && n % bn == 0 && k % bk == 0;
-  bool fast = promote && divides && tm == 4 && tn == 4;
+LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
+                                  const SimtMatmulTiles &t, int64_t k) {
+  auto [bm, bn, bk, tm, tn, promote, fast] = t;
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({bm, bn, 0}),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, bk}),
@@ -206,6 +248,64 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc,
   if (fast && k / bk >= 2)
     PipelineOp::create(b, loc, tag, /*stages=*/2);
   return success();
+}
+
+/// A fill or elementwise op fused into a SIMT matmul: the matmul's block
+/// tile and the same 4x4 outputs per thread, one float4 per row.
+LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
+                                 const SimtMatmulTiles &t) {
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({t.bm, t.bn}),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({t.tm, t.tn}),
+                 TileLevel::thread, nullptr);
+  VectorizeOp::create(b, loc, tag, /*width=*/4);
+  return success();
+}
+
+/// An op fused into the block loops of a matmul.
+struct Fusion {
+  linalg::LinalgOp host;
+  FuseKind kind;
+};
+
+/// Finds, for each SIMT matmul on whole tiles, the fill of its accumulator
+/// (producer) and the elementwise op on its result (consumer) that can run
+/// in its blocks: on tensors, single uses, 2-D f32 with identity maps on the
+/// shared value (docs/planner.md).
+llvm::DenseMap<Operation *, Fusion>
+findFusions(ArrayRef<linalg::LinalgOp> roots) {
+  llvm::DenseMap<Operation *, Fusion> fusions;
+  llvm::SmallPtrSet<Operation *, 8> isRoot;
+  for (linalg::LinalgOp op : roots)
+    isRoot.insert(op);
+  auto fusable = [&](linalg::LinalgOp op, ArrayRef<int64_t> shape) {
+    return op && isRoot.contains(op) && !fusions.count(op) &&
+           classify(op) == Family::Elementwise && op.getNumLoops() == 2 &&
+           op.getStaticLoopRanges() == SmallVector<int64_t>(shape) &&
+           getElementwiseVectorWidth(op) == 4 &&
+           llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+             return op.getMatchingIndexingMap(&init).isIdentity();
+           });
+  };
+  for (linalg::LinalgOp op : roots) {
+    if (getMatmulPath(op) != MatmulPath::Simt || op->getNumResults() != 1)
+      continue;
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (!getSimtMatmulTiles(bounds).fast)
+      continue;
+    SmallVector<int64_t> shape = {bounds[0], bounds[1]};
+    auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+    if (fill && fill->hasOneUse() && fusable(fill, shape))
+      fusions[fill] = {op, FuseKind::producer};
+    Value result = op->getResult(0);
+    if (!result.hasOneUse())
+      continue;
+    OpOperand &use = *result.getUses().begin();
+    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (fusable(user, shape) && user.getMatchingIndexingMap(&use).isIdentity())
+      fusions[user] = {op, FuseKind::consumer};
+  }
+  return fusions;
 }
 
 /// Tensor cores: 64x64 block tiles, K step 32, four warps of 32x32 each
@@ -346,6 +446,7 @@ private:
     for (linalg::LinalgOp op : roots)
       if (auto tag = op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName))
         used.insert(tag.getValue());
+    // Tags first: fusions name both of their ops.
     for (linalg::LinalgOp op : roots) {
       Family family = classify(op);
       std::string tag;
@@ -361,11 +462,31 @@ private:
         used.insert(tag);
       }
       op->setAttr(QiMengDialect::kTagAttrName, builder.getStringAttr(tag));
-      if (failed(planner.plan(builder, op.getLoc(), op, tag))) {
+    }
+    auto tagOf = [](linalg::LinalgOp op) {
+      return op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName)
+          .getValue();
+    };
+    llvm::DenseMap<Operation *, Fusion> fusions = findFusions(roots);
+    for (linalg::LinalgOp op : roots) {
+      auto fusion = fusions.find(op);
+      LogicalResult planned =
+          fusion == fusions.end()
+              ? planner.plan(builder, op.getLoc(), op, tagOf(op))
+              : planner.planFused(
+                    builder, op.getLoc(), tagOf(op),
+                    getSimtMatmulTiles(
+                        fusion->second.host.getStaticLoopRanges()));
+      if (failed(planned)) {
         plan->erase();
         return failure();
       }
     }
+    // Fusions come last: they merge loops the actions above made.
+    for (linalg::LinalgOp op : roots)
+      if (auto fusion = fusions.find(op); fusion != fusions.end())
+        FuseOp::create(builder, op.getLoc(), tagOf(fusion->second.host),
+                       fusion->second.kind, tagOf(op));
     return success();
   }
 };

@@ -209,7 +209,91 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [4, 4, 0] to thread
-  // expected-error @+1 {{is not supported by the built-in micro-coder yet}}
+  // expected-error @+1 {{fuses 'add', which the plan does not tile to blocks before this action}}
+  qimeng.fuse "mm" consumer "add"
+  qimeng.tile "add" [64, 64] to block
+  qimeng.tile "add" [4, 4] to thread
+}
+
+// -----
+
+func.func @m(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>, %D: memref<128x128xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
+  linalg.add {qimeng.tag = "add"} ins(%C, %C : memref<128x128xf32>, memref<128x128xf32>) outs(%D : memref<128x128xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.tile "add" [32, 128] to block
+  qimeng.tile "add" [2, 8] to thread
+  // expected-error @+1 {{fuses 'add' with block tiles that cover different boxes of the buffer they share; the block tiles must match on it}}
+  qimeng.fuse "mm" consumer "add"
+}
+
+// -----
+
+func.func @m(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>, %D: memref<128x128xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
+  linalg.add {qimeng.tag = "add"} ins(%C, %C : memref<128x128xf32>, memref<128x128xf32>) outs(%D : memref<128x128xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.tile "add" [64, 64] to block
+  qimeng.tile "add" [16, 1] to thread
+  // expected-error @+1 {{fuses 'add' ([64, 4, 1] threads) into 'mm' ([16, 16, 1] threads); the built-in micro-coder needs the same threads per block}}
+  qimeng.fuse "mm" consumer "add"
+}
+
+// -----
+
+func.func @m(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>, %D: memref<128x128xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
+  linalg.transpose {qimeng.tag = "t"} ins(%C : memref<128x128xf32>) outs(%D : memref<128x128xf32>) permutation = [1, 0]
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.tile "t" [64, 64] to block
+  qimeng.tile "t" [4, 4] to thread
+  // expected-error @+1 {{fuses 't' with block tiles that cover different boxes of the buffer they share; the block tiles must match on it}}
+  qimeng.fuse "mm" consumer "t"
+}
+
+// -----
+
+func.func @m(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>, %D: memref<128x128xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
+  linalg.add {qimeng.tag = "add"} ins(%C, %C : memref<128x128xf32>, memref<128x128xf32>) outs(%D : memref<128x128xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.tile "add" [64, 64] to block
+  qimeng.tile "add" [4, 4] to thread
+  qimeng.fuse "mm" consumer "add"
+  // expected-error @+1 {{fuses 'add' into 'mm', but one of them is already fused}}
+  qimeng.fuse "mm" consumer "add"
+}
+
+// -----
+
+// The consumer writes the matmul's input: blocks would race.
+func.func @m(%A: memref<128x128xf32>, %B: memref<128x128xf32>, %C: memref<128x128xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<128x128xf32>, memref<128x128xf32>) outs(%C : memref<128x128xf32>)
+  linalg.add {qimeng.tag = "add"} ins(%C, %C : memref<128x128xf32>, memref<128x128xf32>) outs(%A : memref<128x128xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [4, 4, 0] to thread
+  qimeng.tile "add" [64, 64] to block
+  qimeng.tile "add" [4, 4] to thread
+  // expected-error @+1 {{fuses 'add' into 'mm', but one writes a buffer the other also uses; blocks would race}}
   qimeng.fuse "mm" consumer "add"
 }
 

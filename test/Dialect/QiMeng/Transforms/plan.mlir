@@ -229,3 +229,61 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
       ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
   return
 }
+
+// -----
+
+// On tensors, the fill of a SIMT matmul's accumulator and the elementwise op
+// on its result (single uses, 2-D f32, identity maps) get the matmul's block
+// tile and 4x4 outputs per thread, and are fused into its blocks.
+// CHECK-LABEL: qimeng.plan @linear_relu provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "fill0" [64, 64] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [4, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "fill0" width 4
+// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// CHECK:         qimeng.pipeline "matmul0" stages 2
+// CHECK-NEXT:    qimeng.tile "elementwise0" [64, 64] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [4, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
+// CHECK-NEXT:    qimeng.fuse "matmul0" producer "fill0"
+// CHECK-NEXT:    qimeng.fuse "matmul0" consumer "elementwise0"
+// CHECK-NEXT:  }
+// A matmul whose result has two users keeps its consumers apart; so does one
+// off the fast path (sizes the tiles do not divide).
+// CHECK-LABEL: qimeng.plan @two_users provenance "builtin" {
+// CHECK-NOT:     qimeng.fuse "matmul0" consumer
+// CHECK:       }
+// CHECK-LABEL: qimeng.plan @irregular provenance "builtin" {
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col2 = affine_map<(d0, d1) -> (d1)>
+func.func @linear_relu(%x: tensor<256x128xf32>, %w: tensor<128x512xf32>, %b: tensor<512xf32>,
+                       %y: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%y : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<256x128xf32>, tensor<128x512xf32>)
+                      outs(%acc : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %0 = linalg.generic {indexing_maps = [#col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<512xf32>) outs(%mm : tensor<256x512xf32>) {
+  ^bb0(%bias: f32, %v: f32):
+    %s = arith.addf %v, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<256x512xf32>
+  return %0 : tensor<256x512xf32>
+}
+func.func @two_users(%x: tensor<256x128xf32>, %w: tensor<128x512xf32>, %y: tensor<256x512xf32>)
+    -> (tensor<256x512xf32>, tensor<256x512xf32>) {
+  %mm = linalg.matmul ins(%x, %w : tensor<256x128xf32>, tensor<128x512xf32>)
+                      outs(%y : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e = tensor.empty() : tensor<256x512xf32>
+  %0 = linalg.exp ins(%mm : tensor<256x512xf32>) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %0, %mm : tensor<256x512xf32>, tensor<256x512xf32>
+}
+func.func @irregular(%x: tensor<250x128xf32>, %w: tensor<128x500xf32>, %y: tensor<250x500xf32>) -> tensor<250x500xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%y : tensor<250x500xf32>) -> tensor<250x500xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<250x128xf32>, tensor<128x500xf32>)
+                      outs(%acc : tensor<250x500xf32>) -> tensor<250x500xf32>
+  return %mm : tensor<250x500xf32>
+}
