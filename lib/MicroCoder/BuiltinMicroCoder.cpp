@@ -10,6 +10,8 @@
 
 #include "ScriptBuilder.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 using namespace mlir;
 using namespace mlir::qimeng;
 using namespace mlir::qimeng::microcoder;
@@ -154,6 +156,21 @@ FailureOr<std::string> ScriptBuilder::build() {
   if (steps >= 0)
     return "module attributes {transform.with_named_sequence} {\n" +
            sequence(kRealizeSequence, script) + "}\n";
+  // Targets tiled to warps without tensor cores are reductions shared by
+  // the lanes of each warp (distributeWarpReduction, between sequences).
+  for (const std::string &tag : tagOrder) {
+    const TargetState &state = targets[tag];
+    if (state.warpTile.empty() || !state.mmaShape.empty())
+      continue;
+    auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, tag));
+    if (!op || op.getNumReductionLoops() == 0)
+      return plan.emitOpError()
+             << "tiles '" << tag
+             << "' to warps, but it is neither computed on tensor cores (mma) "
+                "nor a reduction the lanes of a warp can share";
+    warpReductions.push_back(
+        {tag, state.fusedInto.empty() ? tag : state.fusedInto});
+  }
   emitMapping();
   std::string realize = sequence(kRealizeSequence, script);
   script.clear();
@@ -176,5 +193,6 @@ mlir::qimeng::buildBuiltinScript(PlanOp plan, func::FuncOp kernel, int steps) {
   if (failed(text))
     return failure();
   return BuiltinScript{std::move(*text), builder.takeUnrolls(),
-                       builder.takePipelines(), builder.takeMmas()};
+                       builder.takePipelines(), builder.takeMmas(),
+                       builder.takeWarpReductions()};
 }

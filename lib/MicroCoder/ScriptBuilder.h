@@ -106,6 +106,10 @@ public:
   SmallVector<PipelineStep> takePipelines() { return std::move(pipelines); }
   /// The mma actions the script prepares (unrolled to the instruction shape).
   SmallVector<MmaOp> takeMmas() { return std::move(mmas); }
+  /// The warp reductions (target tag, tag of its launch).
+  SmallVector<std::pair<std::string, std::string>> takeWarpReductions() {
+    return std::move(warpReductions);
+  }
 
 private:
   /// Emits a fresh handle to the kernel function (the payload root; a
@@ -171,6 +175,7 @@ private:
   SmallVector<UnrollOp> unrolls;
   SmallVector<PipelineStep> pipelines;
   SmallVector<MmaOp> mmas;
+  SmallVector<std::pair<std::string, std::string>> warpReductions;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
   SmallVector<std::string> tagOrder;

@@ -12,6 +12,7 @@
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
 #include "QiMeng/MicroCoder/SharedBuffers.h"
 #include "QiMeng/MicroCoder/TensorCores.h"
+#include "QiMeng/MicroCoder/WarpReductions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -182,6 +183,12 @@ private:
           return mma.emitOpError()
                  << "could not rewrite the contraction of '" << mma.getTarget()
                  << "' as tensor-core instructions";
+      }
+      for (auto &[tag, launchTag] : script->warpReductions) {
+        gpu::LaunchOp launch = findTargetLaunch(kernel, launchTag);
+        if (!launch || failed(distributeWarpReduction(launch, tag)))
+          return plan.emitOpError() << "could not share the reduction of '"
+                                    << tag << "' among the lanes of a warp";
       }
       for (PipelineStep &step : script->pipelines) {
         scf::ForOp loop = findNamedLoop(kernel, step.loop);

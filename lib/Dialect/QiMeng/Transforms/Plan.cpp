@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/MicroCoder/WarpReductions.h"
 #include "QiMeng/Target/TargetProfile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,10 @@ namespace {
 
 /// Threads per block the planner aims for on memory-bound kernels.
 constexpr int64_t kThreadsPerBlock = 256;
+/// Warps per block of the warp-reduction plan, and the shortest reduction
+/// loop it takes (4 iterations per lane).
+constexpr int64_t kWarpsPerReductionBlock = 8;
+constexpr int64_t kMinWarpReductionExtent = 128;
 /// Block tile (M and N) and K step of the tensor-core matmul plan.
 constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
@@ -74,6 +79,14 @@ Family classify(linalg::LinalgOp op) {
   if (linalg::isaConvolutionOpInterface(op))
     return Family::Convolution;
   return Family::Reduction;
+}
+
+/// The largest power of two that divides `size` and is at most `cap`.
+int64_t largestPow2Divisor(int64_t size, int64_t cap) {
+  int64_t d = 1;
+  while (d * 2 <= cap && size % (d * 2) == 0)
+    d *= 2;
+  return d;
 }
 
 /// Which matmul plan an op takes.
@@ -188,6 +201,9 @@ private:
                            const SimtMatmulTiles &t, int64_t k);
 
   LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag);
+  LogicalResult planWarpReduction(OpBuilder &b, Location loc,
+                                  linalg::LinalgOp op, StringRef tag,
+                                  ArrayRef<int64_t> bounds);
   LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              StringRef tag, ArrayRef<int64_t> bounds,
                              int64_t vectorWidth);
@@ -222,6 +238,14 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   case MatmulPath::None:
     break;
   }
+  // Reductions and matrix-vector products (one parallel loop) along the
+  // innermost loop: one warp per output element.
+  bool rowReduction =
+      family == Family::Reduction ||
+      (family == Family::Contraction && op.getNumParallelLoops() == 1);
+  if (rowReduction && isStatic &&
+      succeeded(planWarpReduction(b, loc, op, tag, bounds)))
+    return success();
   int64_t width = family == Family::Elementwise && isStatic
                       ? getElementwiseVectorWidth(op)
                       : 0;
@@ -325,6 +349,34 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
                 MmaType::f16, MmaType::f16, MmaType::f32);
   PipelineOp::create(b, loc, tag, /*stages=*/2);
+  return success();
+}
+
+/// Reductions along the innermost loop with one add/mul/min/max combiner on
+/// 32-bit values: one warp per output element, its lanes striding over the
+/// reduction loop (coalesced) and combining with shuffles; 8 warps per block
+/// along the innermost parallel loop (fewer when 8 does not divide it).
+/// Fails (without a diagnostic, planning nothing) when the op does not
+/// qualify; the caller then takes the generic plan.
+LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
+                                         linalg::LinalgOp op, StringRef tag,
+                                         ArrayRef<int64_t> bounds) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned loops = iterators.size();
+  if (loops < 2 || loops > 4 ||
+      iterators.back() != utils::IteratorType::reduction ||
+      bounds.back() < kMinWarpReductionExtent || !getWarpReductionKind(op) ||
+      llvm::any_of(op.getIndexingMapsArray(),
+                   [](AffineMap m) { return !m.isProjectedPermutation(); }))
+    return failure();
+  SmallVector<int64_t> blockTile(loops, 1), warpTile(loops, 1);
+  blockTile.back() = warpTile.back() = 0;
+  int64_t rows = bounds[loops - 2];
+  blockTile[loops - 2] = largestPow2Divisor(rows, kWarpsPerReductionBlock);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile), TileLevel::warp,
+                 nullptr);
   return success();
 }
 

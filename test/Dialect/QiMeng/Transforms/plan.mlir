@@ -55,14 +55,14 @@ func.func @relu(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<
 
 // -----
 
-// Reduction: one output per thread, the reduction loop serial in the thread;
-// the fill gets its own (vectorized) plan.
+// Row reduction (innermost loop, one add combiner): one warp per row, 8 rows
+// per block; the fill gets its own (vectorized) plan.
 // CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" {
 // CHECK-NEXT:    qimeng.tile "fill0" [1024] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [4] to thread
 // CHECK-NEXT:    qimeng.vectorize "fill0" width 4
-// CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
-// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
 // CHECK-NEXT:  }
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -73,6 +73,55 @@ func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
       ins(%x : memref<1024x512xf32>) outs(%y : memref<1024xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Reductions the lanes of a warp cannot share keep one output per thread and
+// the reduction loop serial in the thread: along an outer loop (columns), too
+// short (fewer than 128 iterations), or with two outputs (argmax).
+// CHECK-LABEL: qimeng.plan @colmax provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 256] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1] to thread
+// CHECK-NEXT:  }
+// CHECK-LABEL: qimeng.plan @short provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NEXT:  }
+// Rows that 8 does not divide: fewer warps per block.
+// CHECK-LABEL: qimeng.plan @rows12 provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "reduction0" [4, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
+// CHECK-NEXT:  }
+#rid = affine_map<(d0, d1) -> (d0, d1)>
+#rrow = affine_map<(d0, d1) -> (d0)>
+#colmap = affine_map<(d0, d1) -> (d1)>
+func.func @colmax(%x: memref<512x1024xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [#rid, #colmap], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<512x1024xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @short(%x: memref<1024x64xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<1024x64xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @rows12(%x: memref<12x4096xf32>, %y: memref<12xf32>) {
+  linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<12x4096xf32>) outs(%y : memref<12xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.mulf %a, %acc : f32
     linalg.yield %r : f32
   }
   return

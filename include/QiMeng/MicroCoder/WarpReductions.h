@@ -1,0 +1,35 @@
+//===- WarpReductions.h - Reductions shared by a warp's lanes --*- C++ -*-===//
+//
+// A reduction tiled to warps (one output element per warp) is computed by the
+// warp's 32 lanes together: each lane folds a strided slice of the reduction
+// loop (coalesced reads), then the lanes combine their partial results with
+// shuffles (gpu.subgroup_reduce).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_MICROCODER_WARPREDUCTIONS_H
+#define QIMENG_MICROCODER_WARPREDUCTIONS_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::qimeng {
+
+/// The lane-combining operation of `op`'s reduction, when `op` has one
+/// output, one reduction loop and a body that folds its inputs into the
+/// output with a single associative combiner on 32-bit scalars (add, mul,
+/// min, max); std::nullopt otherwise.
+std::optional<gpu::AllReduceOperation>
+getWarpReductionKind(linalg::LinalgOp op);
+
+/// Rewrites the linalg op tagged `tag` in `launch` (after tiling to warps:
+/// its parallel loops have one iteration) as a lane-strided loop, a
+/// subgroup reduction lowered to shuffles, and a store by lane 0. Emits an
+/// error and fails when the op is missing or does not qualify.
+LogicalResult distributeWarpReduction(gpu::LaunchOp launch, StringRef tag);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_MICROCODER_WARPREDUCTIONS_H

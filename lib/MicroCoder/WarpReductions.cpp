@@ -1,0 +1,177 @@
+//===- WarpReductions.cpp - Reductions shared by the lanes of a warp ------===//
+
+#include "QiMeng/MicroCoder/WarpReductions.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+/// Threads per warp on NVIDIA GPUs.
+static constexpr int64_t kWarpSize = 32;
+
+/// The single combiner of `op`'s reduction and the value it folds into the
+/// output, or null.
+static Operation *getCombiner(linalg::LinalgOp op, Value &reduced) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      op->getNumRegions() != 1)
+    return nullptr;
+  SmallVector<Operation *> combiners;
+  SmallVector<BlockArgument> outputs(op.getRegionOutputArgs());
+  reduced = matchReduction(outputs, 0, combiners);
+  if (!reduced || combiners.size() != 1)
+    return nullptr;
+  return combiners.front();
+}
+
+std::optional<gpu::AllReduceOperation>
+mlir::qimeng::getWarpReductionKind(linalg::LinalgOp op) {
+  Value reduced;
+  Operation *combiner = getCombiner(op, reduced);
+  if (!combiner || combiner->getNumResults() != 1)
+    return std::nullopt;
+  Type type = combiner->getResult(0).getType();
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  using Kind = gpu::AllReduceOperation;
+  return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+      .Case([](arith::AddFOp) { return Kind::ADD; })
+      .Case([](arith::AddIOp) { return Kind::ADD; })
+      .Case([](arith::MulFOp) { return Kind::MUL; })
+      .Case([](arith::MulIOp) { return Kind::MUL; })
+      .Case([](arith::MaxNumFOp) { return Kind::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return Kind::MINNUMF; })
+      .Case([](arith::MaximumFOp) { return Kind::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return Kind::MINIMUMF; })
+      .Case([](arith::MaxSIOp) { return Kind::MAXSI; })
+      .Case([](arith::MinSIOp) { return Kind::MINSI; })
+      .Case([](arith::MaxUIOp) { return Kind::MAXUI; })
+      .Case([](arith::MinUIOp) { return Kind::MINUI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Indices of operand `operand` of `op` at loop position `reductionIndex`
+/// of the reduction loop (every parallel loop at 0).
+static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                                     Value reductionIndex, Value zero) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
+    unsigned loop = cast<AffineDimExpr>(e).getPosition();
+    indices.push_back(op.getIteratorTypesArray()[loop] ==
+                              utils::IteratorType::reduction
+                          ? reductionIndex
+                          : zero);
+  }
+  return indices;
+}
+
+LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
+                                                    StringRef tag) {
+  linalg::LinalgOp op;
+  launch.walk([&](linalg::LinalgOp candidate) {
+    auto attr =
+        candidate->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
+    if (attr && attr.getValue() == tag)
+      op = candidate;
+  });
+  if (!op)
+    return launch.emitOpError()
+           << "holds no linalg operation tagged '" << tag << "'";
+  std::optional<gpu::AllReduceOperation> kind = getWarpReductionKind(op);
+  Value reduced;
+  Operation *combiner = getCombiner(op, reduced);
+  if (!kind || !combiner || !op.hasPureBufferSemantics())
+    return op->emitOpError()
+           << "cannot be reduced by the lanes of a warp: it needs one output, "
+              "one reduction loop and a single add, mul, min or max combiner "
+              "on 32-bit values";
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<ShapedType>(operand.get().getType()) &&
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
+                                  "an operand is not indexed by a projected "
+                                  "permutation of the loops";
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned reductionLoop = 0;
+  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (type == utils::IteratorType::reduction)
+      reductionLoop = i;
+    else if (extents[i] != 1)
+      return op->emitOpError()
+             << "cannot be reduced by the lanes of a warp: parallel loop " << i
+             << " has " << extents[i]
+             << " iterations per warp; the warp tile must be 1 along every "
+                "parallel loop";
+  }
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value extent =
+      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
+  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
+                                     b.getIndexAttr(kWarpSize));
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return op->emitOpError() << "has a combiner without a neutral element";
+  Value init = arith::ConstantOp::create(b, loc, *neutral);
+
+  // Each lane folds iterations lane, lane + 32, ... of the reduction loop
+  // with the op's own body, starting from the neutral element.
+  Block *body = op.getBlock();
+  BlockArgument output = op.getRegionOutputArgs().front();
+  auto loop = scf::ForOp::create(
+      b, loc, lane, extent, warpSize, ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
+        IRMapping mapping;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          Value value = input->get();
+          if (isa<MemRefType>(value.getType()))
+            value = memref::LoadOp::create(nb, nloc, value,
+                                           getIndices(op, *input, k, zero));
+          mapping.map(op.getMatchingBlockArgument(input), value);
+        }
+        mapping.map(output, acc.front());
+        for (Operation &inner : body->without_terminator())
+          nb.clone(inner, mapping);
+        Value yielded = body->getTerminator()->getOperand(0);
+        scf::YieldOp::create(nb, nloc, mapping.lookupOrDefault(yielded));
+      });
+  Value partial = loop.getResult(0);
+  Value total =
+      gpu::SubgroupReduceOp::create(b, loc, partial, *kind, /*uniform=*/true);
+  // Lane 0 folds the warp's total into the output element.
+  OpOperand *init0 = op.getDpsInitOperand(0);
+  SmallVector<Value> outIndices = getIndices(op, *init0, zero, zero);
+  Value old = memref::LoadOp::create(b, loc, init0->get(), outIndices);
+  IRMapping mapping;
+  mapping.map(output, old);
+  mapping.map(reduced, total);
+  Value combined = b.clone(*combiner, mapping)->getResult(0);
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
+    memref::StoreOp::create(nb, nloc, combined, init0->get(), outIndices);
+    scf::YieldOp::create(nb, nloc);
+  });
+  op->erase();
+
+  // Shuffles: the NVVM lowering takes integer subgroup reductions only.
+  RewritePatternSet patterns(launch.getContext());
+  populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kWarpSize);
+  GreedyRewriteConfig config;
+  config.setMaxNumRewrites(100000);
+  if (failed(applyPatternsGreedily(launch, std::move(patterns), config)))
+    return launch.emitOpError()
+           << "did not converge while lowering warp reductions to shuffles";
+  return success();
+}
