@@ -23,6 +23,15 @@ foreach(_lib IN LISTS _qimeng_all_mlir)
      OR NOT TARGET ${_lib})
     continue()
   endif()
+  # A static build takes archives only: the list also holds shared runtime
+  # libraries (mlir_c_runner_utils, MLIRExecutionEngineShared, ...) and the
+  # libMLIR.so target itself.
+  if(QIMENG_STATIC_MLIR)
+    get_target_property(_type ${_lib} TYPE)
+    if(NOT _type STREQUAL "STATIC_LIBRARY")
+      continue()
+    endif()
+  endif()
   list(APPEND QIMENG_MLIR_LIBS ${_lib})
 endforeach()
 

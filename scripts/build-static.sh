@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds a self-contained qimeng-opt (MLIR and LLVM linked statically) in
-# build-static/, checks that it needs only system libraries, and packs it as
-# dist/qimeng-opt-static.xz for a GPU machine without LLVM packages.
+# Builds self-contained qimeng-opt and qimeng-run (MLIR and LLVM linked
+# statically) in build-static/, checks that they need only system libraries,
+# and packs them as dist/qimeng-{opt,run}-static.xz for a GPU machine without
+# LLVM packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
@@ -9,8 +10,10 @@ if [ ! -f build-static/build.ninja ]; then
   cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
     -DQIMENG_STATIC_MLIR=ON -DQIMENG_BUILD_UNITTESTS=OFF
 fi
-ninja -C build-static qimeng-opt
-scripts/check-static.sh build-static/bin/qimeng-opt
+ninja -C build-static qimeng-opt qimeng-run
 mkdir -p dist
-xz -T0 -6 -c build-static/bin/qimeng-opt > dist/qimeng-opt-static.xz
-ls -l dist/qimeng-opt-static.xz
+for tool in qimeng-opt qimeng-run; do
+  scripts/check-static.sh build-static/bin/$tool
+  xz -T0 -6 -c build-static/bin/$tool > dist/$tool-static.xz
+  ls -l dist/$tool-static.xz
+done
