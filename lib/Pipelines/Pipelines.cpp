@@ -112,6 +112,8 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   }
   // Constants and index math used inside the launch move into it, so the
   // outliner does not turn them into kernel arguments.
+  // Temporaries the kernels use: managed memory instead of host malloc.
+  pm.addPass(qimeng::createQiMengDeviceAllocsPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Outlining copies shared-memory globals into the gpu.module; drop the

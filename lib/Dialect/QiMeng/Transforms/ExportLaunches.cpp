@@ -57,7 +57,7 @@ public:
           else
             arg["const"] = typeString(operand.getType());
         } else if (Operation *def = operand.getDefiningOp();
-                   def && isa<memref::AllocOp, memref::AllocaOp>(def)) {
+                   def && isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(def)) {
           auto [it, inserted] = allocIds.try_emplace(def, allocIds.size());
           arg["alloc"] = it->second;
         } else {

@@ -101,6 +101,29 @@ def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
+  let summary = "Allocate the temporaries that GPU kernels use in managed memory";
+  let description = [{
+    Bufferization leaves a function's temporaries (e.g. the row maxima of a
+    softmax) as host `memref.alloc`s, which a kernel cannot read. In every
+    function that launches kernels, each `memref.alloc` used by a
+    `gpu.launch` becomes `gpu.alloc host_shared` (CUDA managed memory: the
+    kernels and the host code, including a caller that receives it as a
+    result, can both access it), and its `memref.dealloc` a `gpu.dealloc`.
+    Dynamic sizes are kept; a layout, a memory space or symbol operands are
+    reported as unsupported.
+
+    Example:
+
+    ```mlir
+    %t = memref.alloc() : memref<1024xf32>
+    // becomes
+    %t = gpu.alloc host_shared () : memref<1024xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {
   let summary = "Write the PTX of every gpu.binary to files";
   let description = [{

@@ -1,0 +1,37 @@
+//===- MgpuRuntime.h - Host calls of lowered GPU code -----------*- C++ -*-===//
+//
+// The host code that MLIR's GPU lowering emits calls `mgpu*` functions
+// (module load, kernel launch, streams, events, device memory). Debian's LLVM
+// ships no implementation, so QiMeng provides one on the CUDA driver API
+// (loaded at run time, see CudaDriver.h). The host code cannot check errors:
+// the first CUDA error is recorded and a caller collects it afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_RUNTIME_MGPURUNTIME_H
+#define QIMENG_RUNTIME_MGPURUNTIME_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::qimeng::runtime {
+
+/// One exported `mgpu*` entry point, for registering with a JIT.
+struct Symbol {
+  const char *name;
+  void *address;
+};
+
+/// Every `mgpu*` entry point QiMeng implements.
+llvm::ArrayRef<Symbol> getMgpuSymbols();
+
+/// Returns and clears the first error the `mgpu*` calls met since the last
+/// call (e.g. "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (code 1)"), or
+/// std::nullopt.
+std::optional<std::string> takeError();
+
+} // namespace mlir::qimeng::runtime
+
+#endif // QIMENG_RUNTIME_MGPURUNTIME_H

@@ -1,0 +1,87 @@
+//===- Runner.h - Compile, JIT and run a kernel on the GPU -----*- C++ -*-===//
+//
+// The runner takes a module with linalg kernels (tensors or memrefs), compiles
+// it with the embedded default (--llm-plan, --lower-to-nvvm), JITs the host
+// code with MLIR's ExecutionEngine against QiMeng's mgpu* runtime, builds the
+// entry function's arguments in CUDA managed memory from its signature and
+// runs it. The verifier (reference, comparison, anti-cheat, timing) builds on
+// it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_VERIFIER_RUNNER_H
+#define QIMENG_VERIFIER_RUNNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace mlir::qimeng {
+
+/// A memref argument or result, copied back to the host after a run.
+struct HostBuffer {
+  Type element;
+  SmallVector<int64_t> shape;
+  std::vector<char> bytes;
+};
+
+struct RunOptions {
+  /// Seed of the input generator.
+  uint64_t seed = 0;
+  /// Sizes of the dynamic dimensions, per argument index (in order).
+  std::map<unsigned, SmallVector<int64_t>> dynamicSizes;
+};
+
+struct RunResult {
+  /// Every argument after the run (inputs and destination buffers).
+  SmallVector<HostBuffer> args;
+  /// The memrefs the function returns.
+  SmallVector<HostBuffer> results;
+  /// Wall-clock time of the call, kernels synchronized.
+  double milliseconds = 0;
+};
+
+class Runner {
+public:
+  ~Runner();
+
+  /// Compiles `module` (not modified) and JITs the host code of `entry`,
+  /// which must take and return memrefs (tensors before bufferization) of
+  /// f32, f16, bf16, f64, i1, i8, i16, i32 or i64. Loading the kernels needs
+  /// the GPU: with none, fails with "no CUDA driver/GPU found: ...".
+  static llvm::Expected<std::unique_ptr<Runner>> create(ModuleOp module,
+                                                        llvm::StringRef entry);
+
+  /// Allocates the arguments (managed memory), fills floating-point ones with
+  /// seeded uniform numbers in [-1, 1) and the others with zeros, calls the
+  /// function and copies every argument and result back.
+  llvm::Expected<RunResult> run(const RunOptions &options);
+
+  llvm::ArrayRef<MemRefType> getArgTypes() const { return argTypes; }
+  llvm::ArrayRef<MemRefType> getResultTypes() const { return resultTypes; }
+
+private:
+  Runner() = default;
+  std::string entry;
+  SmallVector<MemRefType> argTypes, resultTypes;
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+/// The byte size of one element of `element` in a dense buffer.
+int64_t getElementBytes(Type element);
+
+/// Fills `count` elements of `element` type at `data` with uniform numbers in
+/// [-1, 1) from a generator seeded with `seed` (floating point), or zeros.
+void fillRandom(Type element, int64_t count, uint64_t seed, void *data);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_VERIFIER_RUNNER_H

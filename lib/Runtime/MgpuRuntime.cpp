@@ -1,0 +1,235 @@
+//===- MgpuRuntime.cpp - Host calls of lowered GPU code -------------------===//
+//
+// Signatures follow what MLIR 22's GPU-to-LLVM lowering and the gpu.binary
+// translation declare (read off the LLVM IR they produce), e.g.
+//   declare ptr @mgpuModuleLoadJIT(ptr, i32)
+//   declare ptr @mgpuMemAlloc(i64, ptr, i8)
+//   declare void @mgpuLaunchKernel(ptr, i64 x6, i32, ptr, ptr, ptr, i64)
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/Runtime/MgpuRuntime.h"
+#include "QiMeng/Runtime/CudaDriver.h"
+
+#include <mutex>
+
+using namespace mlir::qimeng;
+using namespace mlir::qimeng::cuda;
+
+namespace {
+
+std::mutex errorMutex;
+std::optional<std::string> firstError;
+
+void record(std::string message) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (!firstError)
+    firstError = std::move(message);
+}
+
+/// The driver with its context current, or null (the error recorded).
+const Driver *driver() {
+  llvm::Expected<Driver &> d = Driver::get();
+  if (!d) {
+    record(llvm::toString(d.takeError()));
+    return nullptr;
+  }
+  return &*d;
+}
+
+/// Records a failed call; returns whether it succeeded.
+bool ok(const Driver &d, CUresult result, const char *what) {
+  if (result == kSuccess)
+    return true;
+  record(std::string(what) + " failed: " + d.describe(result));
+  return false;
+}
+
+} // namespace
+
+std::optional<std::string> mlir::qimeng::runtime::takeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  std::optional<std::string> error = std::move(firstError);
+  firstError.reset();
+  return error;
+}
+
+extern "C" {
+
+void *mgpuModuleLoad(void *data, int64_t /*size*/) {
+  const Driver *d = driver();
+  CUmodule module = nullptr;
+  if (d)
+    ok(*d, d->api().cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *ptx, int32_t optLevel) {
+  const Driver *d = driver();
+  CUmodule module = nullptr;
+  if (!d)
+    return nullptr;
+  CUjit_option options[] = {kJitOptimizationLevel};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  ok(*d, d->api().cuModuleLoadDataEx(&module, ptx, 1, options, values),
+     "cuModuleLoadDataEx (PTX JIT)");
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  if (const Driver *d = driver(); d && module)
+    ok(*d, d->api().cuModuleUnload(static_cast<CUmodule>(module)),
+       "cuModuleUnload");
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  const Driver *d = driver();
+  CUfunction function = nullptr;
+  if (d && module)
+    ok(*d,
+       d->api().cuModuleGetFunction(&function, static_cast<CUmodule>(module),
+                                    name),
+       "cuModuleGetFunction");
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, int64_t /*paramCount*/) {
+  const Driver *d = driver();
+  if (!d || !function)
+    return;
+  ok(*d,
+     d->api().cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY,
+                             gridZ, blockX, blockY, blockZ, smem,
+                             static_cast<CUstream>(stream), params, extra),
+     "cuLaunchKernel");
+}
+
+void *mgpuStreamCreate() {
+  const Driver *d = driver();
+  CUstream stream = nullptr;
+  if (d)
+    ok(*d, d->api().cuStreamCreate(&stream, kStreamNonBlocking),
+       "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (const Driver *d = driver(); d && stream)
+    ok(*d, d->api().cuStreamDestroy(static_cast<CUstream>(stream)),
+       "cuStreamDestroy");
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (const Driver *d = driver())
+    ok(*d, d->api().cuStreamSynchronize(static_cast<CUstream>(stream)),
+       "cuStreamSynchronize (a kernel failed)");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (const Driver *d = driver())
+    ok(*d,
+       d->api().cuStreamWaitEvent(static_cast<CUstream>(stream),
+                                  static_cast<CUevent>(event), 0),
+       "cuStreamWaitEvent");
+}
+
+void *mgpuEventCreate() {
+  const Driver *d = driver();
+  CUevent event = nullptr;
+  if (d)
+    ok(*d, d->api().cuEventCreate(&event, kEventDisableTiming),
+       "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (const Driver *d = driver(); d && event)
+    ok(*d, d->api().cuEventDestroy(static_cast<CUevent>(event)),
+       "cuEventDestroy");
+}
+
+void mgpuEventSynchronize(void *event) {
+  if (const Driver *d = driver())
+    ok(*d, d->api().cuEventSynchronize(static_cast<CUevent>(event)),
+       "cuEventSynchronize");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  if (const Driver *d = driver())
+    ok(*d,
+       d->api().cuEventRecord(static_cast<CUevent>(event),
+                              static_cast<CUstream>(stream)),
+       "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
+  const Driver *d = driver();
+  CUdeviceptr ptr = 0;
+  if (!d || bytes == 0)
+    return nullptr;
+  if (isHostShared)
+    ok(*d, d->api().cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
+       "cuMemAllocManaged");
+  else
+    ok(*d, d->api().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(ptr);
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  if (const Driver *d = driver(); d && ptr)
+    ok(*d, d->api().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  if (const Driver *d = driver())
+    ok(*d,
+       d->api().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                              reinterpret_cast<CUdeviceptr>(src), bytes,
+                              static_cast<CUstream>(stream)),
+       "cuMemcpyAsync");
+}
+
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  if (const Driver *d = driver())
+    ok(*d,
+       d->api().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                 count, static_cast<CUstream>(stream)),
+       "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  if (const Driver *d = driver())
+    ok(*d,
+       d->api().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                 count, static_cast<CUstream>(stream)),
+       "cuMemsetD16Async");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  if (device != 0)
+    record("only device 0 is supported by the QiMeng runtime");
+}
+
+} // extern "C"
+
+llvm::ArrayRef<runtime::Symbol> mlir::qimeng::runtime::getMgpuSymbols() {
+#define QIMENG_SYMBOL(fn)                                                      \
+  { #fn, reinterpret_cast < void *>(&fn) }
+  static const Symbol symbols[] = {
+      QIMENG_SYMBOL(mgpuModuleLoad),       QIMENG_SYMBOL(mgpuModuleLoadJIT),
+      QIMENG_SYMBOL(mgpuModuleUnload),     QIMENG_SYMBOL(mgpuModuleGetFunction),
+      QIMENG_SYMBOL(mgpuLaunchKernel),     QIMENG_SYMBOL(mgpuStreamCreate),
+      QIMENG_SYMBOL(mgpuStreamDestroy),    QIMENG_SYMBOL(mgpuStreamSynchronize),
+      QIMENG_SYMBOL(mgpuStreamWaitEvent),  QIMENG_SYMBOL(mgpuEventCreate),
+      QIMENG_SYMBOL(mgpuEventDestroy),     QIMENG_SYMBOL(mgpuEventSynchronize),
+      QIMENG_SYMBOL(mgpuEventRecord),      QIMENG_SYMBOL(mgpuMemAlloc),
+      QIMENG_SYMBOL(mgpuMemFree),          QIMENG_SYMBOL(mgpuMemcpy),
+      QIMENG_SYMBOL(mgpuMemset32),         QIMENG_SYMBOL(mgpuMemset16),
+      QIMENG_SYMBOL(mgpuSetDefaultDevice),
+  };
+#undef QIMENG_SYMBOL
+  return symbols;
+}

@@ -1,0 +1,59 @@
+// RUN: qimeng-opt %s --split-input-file --qimeng-device-allocs --verify-diagnostics | FileCheck %s
+
+// A temporary a kernel reads becomes managed memory; host-only ones stay.
+// CHECK-LABEL: func.func @temp
+// CHECK:       %[[T:.+]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK:       %[[H:.+]] = memref.alloc() : memref<8xf32>
+// CHECK:       gpu.launch
+// CHECK:         memref.store %{{.*}}, %[[T]]
+// CHECK:       memref.dealloc %[[H]]
+// CHECK:       gpu.dealloc %[[T]] : memref<64xf32>
+// CHECK-NOT:   memref.dealloc %[[T]]
+func.func @temp(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<64xf32>
+  %h = memref.alloc() : memref<8xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %t[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  memref.dealloc %h : memref<8xf32>
+  memref.dealloc %t : memref<64xf32>
+  return
+}
+
+// -----
+
+// Through a view, with a dynamic size.
+// CHECK-LABEL: func.func @view
+// CHECK:       %[[T:.+]] = gpu.alloc host_shared (%{{.*}}) : memref<?xf32>
+// CHECK:       memref.subview %[[T]]
+func.func @view(%n: index) {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc(%n) : memref<?xf32>
+  %s = memref.subview %t[0] [4] [1] : memref<?xf32> to memref<4xf32, strided<[1]>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %s[%tx] : memref<4xf32, strided<[1]>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @space() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{is used by a GPU kernel but has a layout, memory space or symbols that device allocation does not support}}
+  %t = memref.alloc() : memref<4xf32, 1>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %z = arith.constant 0.0 : f32
+    memref.store %z, %t[%tx] : memref<4xf32, 1>
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,161 @@
+//===- qimeng-run.cpp - Compile and run a kernel function on the GPU ------===//
+//
+//   qimeng-run kernel.mlir [--entry=f] [--seed=N] [--shape=I=AxB]
+//              [--output-dir=DIR] [--repeat=N]
+//
+// Compiles the module with the embedded default (--llm-plan, --lower-to-nvvm),
+// JITs its host code, builds the entry's arguments from its signature (seeded
+// uniform inputs in managed memory), runs it and writes every argument and
+// result as .npy (argI.npy, resultI.npy) for NumPy/PyTorch. Exits non-zero
+// with one line on stderr when anything fails, including "no CUDA driver/GPU
+// found" on a machine without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/InitAll.h"
+#include "QiMeng/Runtime/CudaDriver.h"
+#include "QiMeng/Verifier/Npy.h"
+#include "QiMeng/Verifier/Runner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                     llvm::cl::desc("<input .mlir>"),
+                                     llvm::cl::Required);
+llvm::cl::opt<std::string>
+    entryName("entry",
+              llvm::cl::desc("Function to run (default: the only public "
+                             "function with a body)"));
+llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the inputs"),
+                             llvm::cl::init(0));
+llvm::cl::list<std::string>
+    shapes("shape", llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
+                                   "I=AxB (argument I, in order)"));
+llvm::cl::opt<std::string>
+    outputDir("output-dir",
+              llvm::cl::desc("Write argI.npy and resultI.npy here"));
+llvm::cl::opt<unsigned> repeat("repeat",
+                               llvm::cl::desc("Runs (the last is written)"),
+                               llvm::cl::init(1));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "qimeng-run: " << message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  registerAllPasses();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "QiMeng: compile and run a kernel function on the GPU\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sources;
+  SourceMgrDiagnosticHandler diagnostics(sources, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sources, &context);
+  if (!module)
+    return 1; // the parser reported the error with its location
+
+  std::string entry = entryName;
+  if (entry.empty()) {
+    SmallVector<func::FuncOp> candidates;
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        candidates.push_back(func);
+    if (candidates.size() != 1)
+      return fail(llvm::formatv("the module has {0} public functions with a "
+                                "body; name one with --entry",
+                                candidates.size()));
+    entry = candidates.front().getSymName().str();
+  }
+
+  RunOptions options;
+  options.seed = seed;
+  for (llvm::StringRef spec : shapes) {
+    auto [index, dims] = spec.split('=');
+    unsigned arg = 0;
+    if (index.getAsInteger(10, arg) || dims.empty())
+      return fail("--shape wants I=AxB..., got '" + spec + "'");
+    SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef part : parts) {
+      int64_t size = 0;
+      if (part.getAsInteger(10, size) || size < 0)
+        return fail("--shape wants I=AxB..., got '" + spec + "'");
+      options.dynamicSizes[arg].push_back(size);
+    }
+  }
+
+  llvm::Expected<std::unique_ptr<Runner>> runner =
+      Runner::create(*module, entry);
+  if (!runner)
+    return fail(llvm::toString(runner.takeError()));
+  RunResult result;
+  std::vector<double> times;
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
+    llvm::Expected<RunResult> run = (*runner)->run(options);
+    if (!run)
+      return fail(llvm::toString(run.takeError()));
+    times.push_back(run->milliseconds);
+    result = std::move(*run);
+  }
+  std::sort(times.begin(), times.end());
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create " + outputDir + ": " + ec.message());
+    auto write = [&](llvm::StringRef stem, unsigned i,
+                     const HostBuffer &buffer) -> llvm::Error {
+      llvm::SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, llvm::formatv("{0}{1}.npy", stem, i).str());
+      return writeNpy(path, buffer.element, buffer.shape, buffer.bytes.data());
+    };
+    for (auto [i, buffer] : llvm::enumerate(result.args))
+      if (llvm::Error err = write("arg", i, buffer))
+        return fail(llvm::toString(std::move(err)));
+    for (auto [i, buffer] : llvm::enumerate(result.results))
+      if (llvm::Error err = write("result", i, buffer))
+        return fail(llvm::toString(std::move(err)));
+  }
+  std::string device = "?";
+  if (llvm::Expected<cuda::Driver &> driver = cuda::Driver::get()) {
+    if (llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver))
+      device = info->name;
+    else
+      llvm::consumeError(info.takeError());
+  } else {
+    llvm::consumeError(driver.takeError());
+  }
+  llvm::errs() << llvm::formatv(
+      "qimeng-run: @{0} on {1}: {2} run(s), median {3:F3} ms (wall clock, "
+      "includes host code), {4} argument(s), {5} result(s){6}\n",
+      entry, device, times.size(), times[times.size() / 2], result.args.size(),
+      result.results.size(),
+      outputDir.empty() ? std::string() : ", written to " + outputDir);
+  return 0;
+}
