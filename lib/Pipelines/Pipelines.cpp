@@ -40,6 +40,11 @@ struct LLMPlanOptions : public PassPipelineOptions<LLMPlanOptions> {
   PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Target GPU profile (sm_80, sm_90)"),
       llvm::cl::init("sm_90")};
+  PassOptions::Option<bool> naive{
+      *this, "naive",
+      llvm::cl::desc("Plain plans only: one thread per output element (the "
+                     "verifier's reference)"),
+      llvm::cl::init(false)};
 };
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
@@ -87,6 +92,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   pm.addPass(qimeng::createQiMengPreparePass());
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
+  planOptions.naive = options.naive;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
   // Kernels on tensors become kernels on memrefs (function boundaries too),
   // so the micro-coder always works on buffers.

@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/APFloat.h"
@@ -59,6 +61,21 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
   }
 }
 
+void mlir::qimeng::fillPoison(Type element, int64_t count, void *data) {
+  int64_t bytes = getElementBytes(element);
+  if (!isa<FloatType>(element)) {
+    std::memset(data, 0x7f, count * bytes);
+    return;
+  }
+  auto floatType = cast<FloatType>(element);
+  uint64_t bits = llvm::APFloat::getQNaN(floatType.getFloatSemantics())
+                      .bitcastToAPInt()
+                      .getZExtValue();
+  char *out = static_cast<char *>(data);
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(out + i * bytes, &bits, bytes);
+}
+
 /// Checks that `type` is a memref the runner can build.
 static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
   auto memref = dyn_cast<MemRefType>(type);
@@ -80,8 +97,39 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
-                                                       llvm::StringRef entry) {
+/// The function argument `value` is (a view of), or null.
+static BlockArgument getRootArgument(Value value, func::FuncOp func) {
+  while (value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == &func.getBody().front() ? arg : BlockArgument();
+    Operation *def = value.getDefiningOp();
+    if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else
+      return BlockArgument();
+  }
+  return BlockArgument();
+}
+
+/// Which arguments of `func` something writes to.
+static SmallVector<bool> findWrittenArgs(func::FuncOp func) {
+  SmallVector<bool> written(func.getNumArguments(), false);
+  func.walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances)
+      if (isa<MemoryEffects::Write>(effect.getEffect()))
+        if (BlockArgument arg = getRootArgument(effect.getValue(), func))
+          written[arg.getArgNumber()] = true;
+  });
+  return written;
+}
+
+llvm::Expected<std::unique_ptr<Runner>>
+Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> copy = module.clone();
   std::string diagnostics;
@@ -100,7 +148,8 @@ llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
     return llvm::Error::success();
   };
   // Plan, bufferize and realize: the entry's signature is then on memrefs.
-  if (llvm::Error err = runPipeline("llm-plan"))
+  if (llvm::Error err =
+          runPipeline(reference ? "llm-plan{naive=true}" : "llm-plan"))
     return std::move(err);
   auto func = copy->lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal())
@@ -120,6 +169,7 @@ llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
       return std::move(err);
     runner->resultTypes.push_back(cast<MemRefType>(type));
   }
+  runner->writtenArgs = findWrittenArgs(func);
   if (llvm::Error err = runPipeline("lower-to-nvvm"))
     return std::move(err);
 
@@ -179,6 +229,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   const cuda::DriverApi &api = driver->api();
   std::vector<std::unique_ptr<ManagedBuffer>> buffers;
   SmallVector<Descriptor> descriptors;
+  // Contents of the arguments the function must not write.
+  SmallVector<std::pair<unsigned, std::vector<char>>> snapshots;
   for (auto [i, type] : llvm::enumerate(argTypes)) {
     SmallVector<int64_t> shape(type.getShape());
     auto given = options.dynamicSizes.find(i);
@@ -262,6 +314,10 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   for (auto [type, desc] : llvm::zip(argTypes, descriptors))
     result.args.push_back(
         copyOut(type.getElementType(), desc.sizes, desc.aligned));
+  for (auto &[index, before] : snapshots)
+    if (std::memcmp(before.data(), descriptors[index].aligned, before.size()) !=
+        0)
+      result.changedInputs.push_back(index);
   // Returned descriptors: aligned pointer at word 1, offset 2, sizes 3...
   size_t word = 0;
   for (MemRefType type : resultTypes) {

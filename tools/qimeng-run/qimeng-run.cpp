@@ -2,6 +2,7 @@
 //
 //   qimeng-run kernel.mlir [--entry=f] [--seed=N] [--shape=I=AxB]
 //              [--output-dir=DIR] [--repeat=N]
+//   qimeng-run kernel.mlir --verify [--trials=N] [--atol=A --rtol=R]
 //
 // Compiles the module with the embedded default (--llm-plan, --lower-to-nvvm),
 // JITs its host code, builds the entry's arguments from its signature (seeded
@@ -16,6 +17,7 @@
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Verifier/Npy.h"
 #include "QiMeng/Verifier/Runner.h"
+#include "QiMeng/Verifier/Verifier.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -52,6 +54,23 @@ llvm::cl::list<std::string>
 llvm::cl::opt<std::string>
     outputDir("output-dir",
               llvm::cl::desc("Write argI.npy and resultI.npy here"));
+llvm::cl::opt<bool> verify(
+    "verify",
+    llvm::cl::desc("Check every output against the reference (the module "
+                   "with plain plans) on fresh seeded inputs, with NaN-"
+                   "poisoned outputs; exit 1 on a mismatch"));
+llvm::cl::opt<std::string> referenceFile(
+    "reference",
+    llvm::cl::desc("With --verify: the original program to check against "
+                   "(default: the input itself, with plain plans)"));
+llvm::cl::opt<unsigned> trials("trials",
+                               llvm::cl::desc("Verification trials (seeds "
+                                              "seed, seed+1, ...)"),
+                               llvm::cl::init(3));
+llvm::cl::opt<double> absTol("atol", llvm::cl::desc("Absolute tolerance "
+                                                    "(default per type)"));
+llvm::cl::opt<double> relTol("rtol", llvm::cl::desc("Relative tolerance "
+                                                    "(default per type)"));
 llvm::cl::opt<unsigned> repeat("repeat",
                                llvm::cl::desc("Runs (the last is written)"),
                                llvm::cl::init(1));
@@ -109,6 +128,50 @@ int main(int argc, char **argv) {
         return fail("--shape wants I=AxB..., got '" + spec + "'");
       options.dynamicSizes[arg].push_back(size);
     }
+  }
+
+  if (verify) {
+    OwningOpRef<ModuleOp> referenceModule;
+    llvm::SourceMgr referenceSources;
+    if (!referenceFile.empty()) {
+      referenceModule =
+          parseSourceFile<ModuleOp>(referenceFile, referenceSources, &context);
+      if (!referenceModule)
+        return 1;
+    }
+    llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
+        *module, entry, referenceModule ? *referenceModule : ModuleOp());
+    if (!verifier)
+      return fail(llvm::toString(verifier.takeError()));
+    VerifyOptions verifyOptions;
+    verifyOptions.trials = trials;
+    verifyOptions.seed = seed;
+    verifyOptions.run = options;
+    if (absTol.getNumOccurrences() || relTol.getNumOccurrences())
+      verifyOptions.tolerance = Tolerance{absTol, relTol};
+    llvm::Expected<VerifyReport> report = (*verifier)->verify(verifyOptions);
+    if (!report)
+      return fail(llvm::toString(report.takeError()));
+    for (const TrialReport &trial : report->trials) {
+      llvm::errs() << llvm::formatv("qimeng-run: trial seed {0}: {1}",
+                                    trial.seed, trial.ok ? "ok" : "FAIL");
+      for (const OutputReport &output : trial.outputs)
+        llvm::errs() << llvm::formatv(
+            ", {0} max abs {1:e2} rel {2:e2}", output.name,
+            output.comparison.maxAbsError, output.comparison.maxRelError);
+      if (!trial.ok)
+        llvm::errs() << " — " << trial.reason;
+      llvm::errs() << "\n";
+    }
+    if (report->suspiciousSpeedup)
+      llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
+                      "faster than the reference\n";
+    if (!report->ok)
+      return fail("@" + entry + " does not match the reference");
+    llvm::errs() << llvm::formatv(
+        "qimeng-run: @{0} matches the reference in {1} trial(s)\n", entry,
+        report->trials.size());
+    return 0;
   }
 
   llvm::Expected<std::unique_ptr<Runner>> runner =

@@ -36,6 +36,10 @@ struct HostBuffer {
 struct RunOptions {
   /// Seed of the input generator.
   uint64_t seed = 0;
+  /// Fill the arguments the function writes with NaN (floating point) or
+  /// 0x7f bytes (integers) instead of random data, so a kernel that writes
+  /// nothing cannot pass.
+  bool poisonOutputs = false;
   /// Sizes of the dynamic dimensions, per argument index (in order).
   std::map<unsigned, SmallVector<int64_t>> dynamicSizes;
 };
@@ -47,6 +51,8 @@ struct RunResult {
   SmallVector<HostBuffer> results;
   /// Wall-clock time of the call, kernels synchronized.
   double milliseconds = 0;
+  /// Arguments the function does not write whose contents changed anyway.
+  SmallVector<unsigned> changedInputs;
 };
 
 class Runner {
@@ -57,8 +63,10 @@ public:
   /// which must take and return memrefs (tensors before bufferization) of
   /// f32, f16, bf16, f64, i1, i8, i16, i32 or i64. Loading the kernels needs
   /// the GPU: with none, fails with "no CUDA driver/GPU found: ...".
-  static llvm::Expected<std::unique_ptr<Runner>> create(ModuleOp module,
-                                                        llvm::StringRef entry);
+  /// With `reference`, every op gets the plain plan (`llm-plan{naive}`): an
+  /// independent path to the same results.
+  static llvm::Expected<std::unique_ptr<Runner>>
+  create(ModuleOp module, llvm::StringRef entry, bool reference = false);
 
   /// Allocates the arguments (managed memory), fills floating-point ones with
   /// seeded uniform numbers in [-1, 1) and the others with zeros, calls the
@@ -66,12 +74,16 @@ public:
   llvm::Expected<RunResult> run(const RunOptions &options);
 
   llvm::ArrayRef<MemRefType> getArgTypes() const { return argTypes; }
+  /// Whether the function writes argument I (found from the memory effects
+  /// of the compiled function, through views).
+  llvm::ArrayRef<bool> getWrittenArgs() const { return writtenArgs; }
   llvm::ArrayRef<MemRefType> getResultTypes() const { return resultTypes; }
 
 private:
   Runner() = default;
   std::string entry;
   SmallVector<MemRefType> argTypes, resultTypes;
+  SmallVector<bool> writtenArgs;
   std::unique_ptr<ExecutionEngine> engine;
 };
 
@@ -81,6 +93,10 @@ int64_t getElementBytes(Type element);
 /// Fills `count` elements of `element` type at `data` with uniform numbers in
 /// [-1, 1) from a generator seeded with `seed` (floating point), or zeros.
 void fillRandom(Type element, int64_t count, uint64_t seed, void *data);
+
+/// Fills `count` elements with a poison value: quiet NaN for floating
+/// point, 0x7f bytes for integers.
+void fillPoison(Type element, int64_t count, void *data);
 
 } // namespace mlir::qimeng
 

@@ -186,7 +186,8 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
 
 class Planner {
 public:
-  Planner(const TargetProfile &target) : target(target) {}
+  Planner(const TargetProfile &target, bool naive)
+      : target(target), naive(naive) {}
 
   /// Appends the actions for `op` (tagged `tag`) to the plan body.
   LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -209,6 +210,8 @@ private:
                              int64_t vectorWidth);
 
   const TargetProfile &target;
+  /// Plain plans only (planParallel without vectors).
+  bool naive;
 };
 
 LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -229,6 +232,8 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   if (op.getNumParallelLoops() == 0)
     return op->emitOpError() << "has no parallel loop to map to GPU threads; "
                                 "full reductions are not supported yet";
+  if (naive)
+    return planParallel(b, loc, op, tag, bounds, /*vectorWidth=*/0);
   Family family = classify(op);
   switch (getMatmulPath(op)) {
   case MatmulPath::TensorCore:
@@ -453,7 +458,7 @@ public:
     for (PlanOp plan : module.getOps<PlanOp>())
       planned.insert(plan.getKernel());
 
-    Planner planner(*profile);
+    Planner planner(*profile, naive);
     OpBuilder builder(&getContext());
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || planned.contains(func.getSymName()))
@@ -467,11 +472,15 @@ private:
   LogicalResult planFunction(OpBuilder &builder, Planner &planner,
                              func::FuncOp func) {
     SmallVector<linalg::LinalgOp> roots;
-    WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Operation *unsupported = nullptr;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         roots.push_back(linalgOp);
         return WalkResult::skip();
       }
+      // Code already mapped to the GPU (hand-written kernels) is kept as is.
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
       StringRef dialect = op->getName().getDialectNamespace();
       if (isa<func::FuncOp, func::ReturnOp>(op) || dialect == "arith" ||
           dialect == "tensor" || dialect == "bufferization" ||
@@ -479,12 +488,14 @@ private:
               memref::ExpandShapeOp, memref::CollapseShapeOp, memref::SubViewOp,
               memref::CastOp, memref::ReshapeOp>(op))
         return WalkResult::advance();
-      op->emitOpError() << "is not supported by the built-in planner: it "
-                           "plans linalg operations";
-      return WalkResult::interrupt();
+      if (!unsupported)
+        unsupported = op;
+      return WalkResult::skip();
     });
-    if (walk.wasInterrupted())
-      return failure();
+    if (unsupported)
+      return unsupported->emitOpError()
+             << "is not supported by the built-in planner: it plans linalg "
+                "operations";
     if (roots.empty())
       return success();
 
@@ -519,7 +530,9 @@ private:
       return op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName)
           .getValue();
     };
-    llvm::DenseMap<Operation *, Fusion> fusions = findFusions(roots);
+    llvm::DenseMap<Operation *, Fusion> fusions;
+    if (!naive)
+      fusions = findFusions(roots);
     for (linalg::LinalgOp op : roots) {
       auto fusion = fusions.find(op);
       LogicalResult planned =

@@ -66,10 +66,17 @@ def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
     from the shapes, element types and the target profile. Functions that
     already have a plan are left alone. The heuristics are deterministic and
     documented in docs/planner.md.
+
+    With `naive=true` every op gets the plain plan (one thread per output
+    element, reductions serial in the thread, no shared memory, vectors,
+    pipelines, tensor cores, warp reductions or fusion): the verifier's
+    independent reference.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "Target GPU profile (sm_80, sm_90)">
+           "Target GPU profile (sm_80, sm_90)">,
+    Option<"naive", "naive", "bool", /*default=*/"false",
+           "Plain plans only (the verifier's reference)">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }

@@ -1,0 +1,100 @@
+//===- Verifier.h - Check compiled kernels against a reference --*- C++ -*-===//
+//
+// The candidate (the module with its plans) and the reference (the same
+// module with plain plans: one thread per output, none of the optimizing
+// actions) run on the same seeded inputs; every output must match within the
+// element type's tolerance. Anti-cheat rules: outputs are NaN-poisoned before
+// each candidate run, inputs must come back unchanged, several trials use
+// fresh seeds, an output that is constant where the reference is not is
+// rejected, and a speed-up above 10x over the reference is flagged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_VERIFIER_VERIFIER_H
+#define QIMENG_VERIFIER_VERIFIER_H
+
+#include "QiMeng/Verifier/Runner.h"
+
+#include <optional>
+
+namespace mlir::qimeng {
+
+/// |got - expected| <= atol + rtol * |expected|, elementwise.
+struct Tolerance {
+  double atol = 0, rtol = 0;
+};
+
+/// f32/f64: 1e-4 and 1e-4; f16/bf16: 1e-2 and 1e-2; integers: exact.
+Tolerance getDefaultTolerance(Type element);
+
+/// How one output compares with the reference.
+struct Comparison {
+  bool ok = true;
+  double maxAbsError = 0, maxRelError = 0;
+  /// Flat index of the first mismatch, -1 if none.
+  int64_t firstMismatch = -1;
+  /// Why it failed (empty when ok).
+  std::string reason;
+};
+
+/// Compares `got` with `expected` (same type and shape). NaN or infinity in
+/// `got` where `expected` is finite is a mismatch; so is an output that is
+/// constant where the reference is not.
+Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected,
+                          Tolerance tolerance);
+
+/// The element at flat `index` of a buffer as a double (for reports).
+double getElement(const HostBuffer &buffer, int64_t index);
+
+/// "[i, j, k]" of a flat index in `shape`.
+std::string formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index);
+
+struct VerifyOptions {
+  /// Trials; trial t uses seed `seed + t`.
+  unsigned trials = 3;
+  uint64_t seed = 0;
+  /// Overrides the per-type default.
+  std::optional<Tolerance> tolerance;
+  RunOptions run;
+};
+
+struct OutputReport {
+  /// "arg2" or "result0".
+  std::string name;
+  Comparison comparison;
+};
+
+struct TrialReport {
+  uint64_t seed = 0;
+  bool ok = true;
+  std::string reason;
+  SmallVector<OutputReport> outputs;
+  double candidateMs = 0, referenceMs = 0;
+};
+
+struct VerifyReport {
+  bool ok = true;
+  SmallVector<TrialReport> trials;
+  /// Set when the candidate ran more than 10x faster than the reference.
+  bool suspiciousSpeedup = false;
+};
+
+class Verifier {
+public:
+  /// Compiles the candidate from `module` and the reference from
+  /// `referenceModule` (the original program; `module` itself when null)
+  /// with plain plans.
+  static llvm::Expected<std::unique_ptr<Verifier>>
+  create(ModuleOp module, llvm::StringRef entry,
+         ModuleOp referenceModule = nullptr);
+  /// Runs the trials. Fails only when something could not run (compile
+  /// error, CUDA error, no GPU); wrong results are a report with ok = false.
+  llvm::Expected<VerifyReport> verify(const VerifyOptions &options);
+
+private:
+  std::unique_ptr<Runner> candidate, reference;
+};
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_VERIFIER_VERIFIER_H

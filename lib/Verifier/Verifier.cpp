@@ -1,0 +1,212 @@
+//===- Verifier.cpp - Check compiled kernels against a reference ----------===//
+
+#include "QiMeng/Verifier/Verifier.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+Tolerance mlir::qimeng::getDefaultTolerance(Type element) {
+  if (element.isF16() || element.isBF16())
+    return {1e-2, 1e-2};
+  if (isa<FloatType>(element))
+    return {1e-4, 1e-4};
+  return {0, 0};
+}
+
+double mlir::qimeng::getElement(const HostBuffer &buffer, int64_t index) {
+  Type element = buffer.element;
+  int64_t bytes = getElementBytes(element);
+  const char *at = buffer.bytes.data() + index * bytes;
+  uint64_t bits = 0;
+  std::memcpy(&bits, at, bytes);
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    llvm::APFloat value(floatType.getFloatSemantics(),
+                        llvm::APInt(bytes * 8, bits));
+    bool lossy = false;
+    value.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lossy);
+    return value.convertToDouble();
+  }
+  if (element.isInteger(1))
+    return bits & 1;
+  // Sign-extend the integer.
+  unsigned width = bytes * 8;
+  return static_cast<double>(llvm::SignExtend64(bits, width));
+}
+
+std::string mlir::qimeng::formatIndex(llvm::ArrayRef<int64_t> shape,
+                                      int64_t index) {
+  SmallVector<int64_t> position(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    position[d] = shape[d] ? index % shape[d] : 0;
+    index = shape[d] ? index / shape[d] : 0;
+  }
+  std::string out = "[";
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(position, os);
+  os << "]";
+  return out;
+}
+
+Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
+                                        const HostBuffer &expected,
+                                        Tolerance tolerance) {
+  Comparison result;
+  if (got.element != expected.element || got.shape != expected.shape ||
+      got.bytes.size() != expected.bytes.size()) {
+    result.ok = false;
+    result.reason = "type or shape differs from the reference";
+    return result;
+  }
+  int64_t count = got.bytes.size() / getElementBytes(got.element);
+  bool integer = !isa<FloatType>(got.element);
+  for (int64_t i = 0; i < count; ++i) {
+    double a = getElement(got, i), b = getElement(expected, i);
+    bool match;
+    if (integer) {
+      match = a == b;
+    } else if (!std::isfinite(b)) {
+      // The reference itself is NaN/inf here: the same class is expected.
+      match = std::isnan(b) ? std::isnan(a) : a == b;
+    } else if (!std::isfinite(a)) {
+      match = false;
+    } else {
+      double abs = std::fabs(a - b);
+      result.maxAbsError = std::max(result.maxAbsError, abs);
+      result.maxRelError =
+          std::max(result.maxRelError, abs / std::max(std::fabs(b), 1e-30));
+      match = abs <= tolerance.atol + tolerance.rtol * std::fabs(b);
+    }
+    if (!match && result.firstMismatch < 0) {
+      result.ok = false;
+      result.firstMismatch = i;
+      result.reason = llvm::formatv("at {0}: got {1}, expected {2}",
+                                    formatIndex(got.shape, i), a, b);
+    }
+  }
+  // A constant output where the reference varies (e.g. all zeros) is a
+  // cheat even when the values happen to be within tolerance.
+  auto isConstant = [&](const HostBuffer &buffer) {
+    int64_t bytes = getElementBytes(buffer.element);
+    for (int64_t i = 1; i < count; ++i)
+      if (std::memcmp(buffer.bytes.data(), buffer.bytes.data() + i * bytes,
+                      bytes) != 0)
+        return false;
+    return true;
+  };
+  if (result.ok && count > 1 && isConstant(got) && !isConstant(expected)) {
+    result.ok = false;
+    result.reason = llvm::formatv("constant output ({0}) where the reference "
+                                  "varies",
+                                  getElement(got, 0));
+  }
+  return result;
+}
+
+llvm::Expected<std::unique_ptr<Verifier>>
+Verifier::create(ModuleOp module, llvm::StringRef entry,
+                 ModuleOp referenceModule) {
+  std::unique_ptr<Verifier> verifier(new Verifier());
+  auto candidate = Runner::create(module, entry, /*reference=*/false);
+  if (!candidate)
+    return candidate.takeError();
+  auto reference = Runner::create(referenceModule ? referenceModule : module,
+                                  entry, /*reference=*/true);
+  if (!reference)
+    return llvm::createStringError("the reference does not compile: " +
+                                   llvm::toString(reference.takeError()));
+  if ((*candidate)->getArgTypes() != (*reference)->getArgTypes() ||
+      (*candidate)->getResultTypes() != (*reference)->getResultTypes())
+    return llvm::createStringError("@" + entry +
+                                   " has another signature in the reference");
+  verifier->candidate = std::move(*candidate);
+  verifier->reference = std::move(*reference);
+  return verifier;
+}
+
+/// Whether any floating-point element of `buffer` is NaN.
+static bool hasNaN(const HostBuffer &buffer) {
+  if (!isa<FloatType>(buffer.element))
+    return false;
+  int64_t count = buffer.bytes.size() / getElementBytes(buffer.element);
+  for (int64_t i = 0; i < count; ++i)
+    if (std::isnan(getElement(buffer, i)))
+      return true;
+  return false;
+}
+
+llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
+  VerifyReport report;
+  double candidateMs = 0, referenceMs = 0;
+  for (unsigned t = 0; t < std::max(1u, options.trials); ++t) {
+    TrialReport trial;
+    trial.seed = options.seed + t;
+    RunOptions run = options.run;
+    run.seed = trial.seed;
+    // The reference decides whether outputs may be poisoned: a function
+    // that reads what its outputs held before (accumulates into them) must
+    // get the same seeded contents on both sides instead.
+    run.poisonOutputs = true;
+    llvm::Expected<RunResult> expected = reference->run(run);
+    if (!expected)
+      return llvm::createStringError("the reference failed to run: " +
+                                     llvm::toString(expected.takeError()));
+    bool readsOutputs = false;
+    for (auto [i, written] : llvm::enumerate(reference->getWrittenArgs()))
+      readsOutputs |= written && hasNaN(expected->args[i]);
+    for (const HostBuffer &result : expected->results)
+      readsOutputs |= hasNaN(result);
+    if (readsOutputs) {
+      run.poisonOutputs = false;
+      expected = reference->run(run);
+      if (!expected)
+        return llvm::createStringError("the reference failed to run: " +
+                                       llvm::toString(expected.takeError()));
+    }
+    // Results of one trial are never reused: each trial runs afresh.
+    llvm::Expected<RunResult> got = candidate->run(run);
+    if (!got)
+      return got.takeError();
+    trial.candidateMs = got->milliseconds;
+    trial.referenceMs = expected->milliseconds;
+    candidateMs += got->milliseconds;
+    referenceMs += expected->milliseconds;
+    for (unsigned index : got->changedInputs) {
+      trial.ok = false;
+      trial.reason = llvm::formatv("input arg{0} was modified", index);
+    }
+    auto compare = [&](std::string name, const HostBuffer &a,
+                       const HostBuffer &b) {
+      Tolerance tolerance =
+          options.tolerance.value_or(getDefaultTolerance(b.element));
+      OutputReport output{name, compareBuffers(a, b, tolerance)};
+      if (!output.comparison.ok && trial.ok) {
+        trial.ok = false;
+        trial.reason = name + ": " + output.comparison.reason;
+      }
+      trial.outputs.push_back(std::move(output));
+    };
+    for (auto [i, written] : llvm::enumerate(candidate->getWrittenArgs()))
+      if (written || reference->getWrittenArgs()[i])
+        compare("arg" + std::to_string(i), got->args[i], expected->args[i]);
+    if (got->results.size() != expected->results.size()) {
+      trial.ok = false;
+      trial.reason = "the number of results differs from the reference";
+    } else {
+      for (auto [i, pair] :
+           llvm::enumerate(llvm::zip(got->results, expected->results)))
+        compare("result" + std::to_string(i), std::get<0>(pair),
+                std::get<1>(pair));
+    }
+    report.ok &= trial.ok;
+    report.trials.push_back(std::move(trial));
+  }
+  report.suspiciousSpeedup = candidateMs > 0 && referenceMs / candidateMs > 10;
+  return report;
+}

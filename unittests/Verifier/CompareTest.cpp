@@ -1,0 +1,142 @@
+//===- CompareTest.cpp - Comparison and anti-cheat rules ------------------===//
+//
+// Planted bad outputs against a reference: each must be rejected with a
+// reason; a correct one (within tolerance) accepted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/Verifier/Verifier.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+class CompareTest : public ::testing::Test {
+protected:
+  HostBuffer f32(std::vector<float> values, SmallVector<int64_t> shape) {
+    HostBuffer buffer;
+    buffer.element = Builder(&ctx).getF32Type();
+    buffer.shape = shape;
+    buffer.bytes.resize(values.size() * 4);
+    std::memcpy(buffer.bytes.data(), values.data(), buffer.bytes.size());
+    return buffer;
+  }
+  HostBuffer reference() {
+    std::vector<float> values(12);
+    for (int i = 0; i < 12; ++i)
+      values[i] = std::sin(i + 1.0f) * 3;
+    return f32(values, {3, 4});
+  }
+  std::vector<float> valuesOf(const HostBuffer &b) {
+    std::vector<float> out(b.bytes.size() / 4);
+    std::memcpy(out.data(), b.bytes.data(), b.bytes.size());
+    return out;
+  }
+  // The context first: members are initialized in declaration order.
+  MLIRContext ctx;
+  Tolerance tol = getDefaultTolerance(Builder(&ctx).getF32Type());
+};
+
+TEST_F(CompareTest, AcceptsResultsWithinTolerance) {
+  HostBuffer want = reference();
+  std::vector<float> values = valuesOf(want);
+  for (float &v : values)
+    v *= 1 + 2e-5f; // accumulation-order noise
+  Comparison c = compareBuffers(f32(values, {3, 4}), want, tol);
+  EXPECT_TRUE(c.ok) << c.reason;
+  EXPECT_GT(c.maxAbsError, 0);
+  EXPECT_LT(c.maxRelError, 1e-4);
+  EXPECT_EQ(c.firstMismatch, -1);
+}
+
+TEST_F(CompareTest, RejectsAllZerosAndConstants) {
+  HostBuffer want = reference();
+  Comparison zeros = compareBuffers(f32(std::vector<float>(12, 0), {3, 4}),
+                                    want, {1e9, 1e9}); // even if "close"
+  EXPECT_FALSE(zeros.ok);
+  EXPECT_NE(zeros.reason.find("constant output"), std::string::npos);
+  Comparison constant =
+      compareBuffers(f32(std::vector<float>(12, 0.5f), {3, 4}), want, tol);
+  EXPECT_FALSE(constant.ok);
+}
+
+TEST_F(CompareTest, RejectsNaNPoisonLeftBehind) {
+  HostBuffer want = reference();
+  std::vector<float> values = valuesOf(want);
+  values[7] = std::nanf("");
+  Comparison c = compareBuffers(f32(values, {3, 4}), want, tol);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.firstMismatch, 7);
+  EXPECT_NE(c.reason.find("at [1, 3]"), std::string::npos) << c.reason;
+}
+
+TEST_F(CompareTest, RejectsAnOffByOneRegion) {
+  HostBuffer want = reference();
+  std::vector<float> values = valuesOf(want);
+  // The last row shifted by one element (a wrong tile offset).
+  for (int i = 8; i < 11; ++i)
+    values[i] = values[i + 1];
+  Comparison c = compareBuffers(f32(values, {3, 4}), want, tol);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.firstMismatch, 8);
+}
+
+TEST_F(CompareTest, RejectsFp16LevelRoundingAtFp32Tolerance) {
+  HostBuffer want = reference();
+  std::vector<float> values = valuesOf(want);
+  for (float &v : values)
+    v += std::copysign(v, 1.0f) * 1e-3f; // half-precision-sized error
+  EXPECT_FALSE(compareBuffers(f32(values, {3, 4}), want, tol).ok);
+  // The same error passes at the f16/bf16 tolerance.
+  Tolerance half = getDefaultTolerance(Builder(&ctx).getF16Type());
+  EXPECT_TRUE(compareBuffers(f32(values, {3, 4}), want, half).ok);
+}
+
+TEST_F(CompareTest, RejectsWrongShapeOrType) {
+  HostBuffer want = reference();
+  EXPECT_FALSE(compareBuffers(f32(valuesOf(want), {4, 3}), want, tol).ok);
+  HostBuffer ints = want;
+  ints.element = Builder(&ctx).getI32Type();
+  EXPECT_FALSE(compareBuffers(ints, want, tol).ok);
+}
+
+TEST_F(CompareTest, IntegersAreExact) {
+  HostBuffer a, b;
+  a.element = b.element = Builder(&ctx).getI64Type();
+  a.shape = b.shape = {3};
+  int64_t x[3] = {1, -2, 3}, y[3] = {1, -2, 4};
+  a.bytes.assign(reinterpret_cast<char *>(x), reinterpret_cast<char *>(x) + 24);
+  b.bytes.assign(reinterpret_cast<char *>(y), reinterpret_cast<char *>(y) + 24);
+  Tolerance exact = getDefaultTolerance(a.element);
+  EXPECT_EQ(exact.atol, 0);
+  EXPECT_TRUE(compareBuffers(a, a, exact).ok);
+  Comparison c = compareBuffers(a, b, exact);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.firstMismatch, 2);
+  EXPECT_EQ(getElement(a, 1), -2);
+}
+
+TEST_F(CompareTest, PoisonIsNaNForFloatsAndAPatternForIntegers) {
+  Builder b(&ctx);
+  std::vector<uint16_t> half(4);
+  fillPoison(b.getBF16Type(), 4, half.data());
+  HostBuffer buffer;
+  buffer.element = b.getBF16Type();
+  buffer.shape = {4};
+  buffer.bytes.assign(reinterpret_cast<char *>(half.data()),
+                      reinterpret_cast<char *>(half.data()) + 8);
+  EXPECT_TRUE(std::isnan(getElement(buffer, 3)));
+  int32_t ints[2];
+  fillPoison(b.getI32Type(), 2, ints);
+  EXPECT_EQ(ints[1], 0x7f7f7f7f);
+}
+
+} // namespace
