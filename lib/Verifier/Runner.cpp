@@ -229,6 +229,14 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   const cuda::DriverApi &api = driver->api();
   std::vector<std::unique_ptr<ManagedBuffer>> buffers;
   SmallVector<Descriptor> descriptors;
+  ArrayRef<bool> outputs =
+      options.outputArgs.empty() ? ArrayRef<bool>(writtenArgs)
+                                 : ArrayRef<bool>(options.outputArgs);
+  if (outputs.size() != argTypes.size())
+    return llvm::createStringError("internal error: output flags for " +
+                                   llvm::Twine(outputs.size()) +
+                                   " arguments, the function has " +
+                                   llvm::Twine(argTypes.size()));
   // Contents of the arguments the function must not write.
   SmallVector<std::pair<unsigned, std::vector<char>>> snapshots;
   for (auto [i, type] : llvm::enumerate(argTypes)) {

@@ -40,6 +40,9 @@ struct RunOptions {
   /// 0x7f bytes (integers) instead of random data, so a kernel that writes
   /// nothing cannot pass.
   bool poisonOutputs = false;
+  /// The arguments treated as outputs (poisoned when asked, not checked for
+  /// changes); empty means the ones this runner's function writes.
+  SmallVector<bool> outputArgs;
   /// Sizes of the dynamic dimensions, per argument index (in order).
   std::map<unsigned, SmallVector<int64_t>> dynamicSizes;
 };
