@@ -265,7 +265,15 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
             "cuMemAllocManaged"))
       return std::move(err);
     void *data = reinterpret_cast<void *>(buffer->ptr);
-    fillRandom(type.getElementType(), count, options.seed * 1000003u + i, data);
+    if (options.poisonOutputs && outputs[i])
+      fillPoison(type.getElementType(), count, data);
+    else
+      fillRandom(type.getElementType(), count, options.seed * 1000003u + i,
+                 data);
+    if (!outputs[i])
+      snapshots.emplace_back(i, std::vector<char>(static_cast<char *>(data),
+                                                  static_cast<char *>(data) +
+                                                      bytes));
     Descriptor desc;
     desc.allocated = desc.aligned = data;
     desc.sizes = shape;

@@ -143,30 +143,32 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "QiMeng: compile and run a kernel function on the GPU\n");
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  llvm::SourceMgr sources;
-  SourceMgrDiagnosticHandler diagnostics(sources, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sources, &context);
-  if (!module)
-    return 1; // the parser reported the error with its location
-
-  std::string entry = entryName;
-  if (entry.empty()) {
-    SmallVector<func::FuncOp> candidates;
-    for (auto func : module->getOps<func::FuncOp>())
-      if (!func.isExternal() && func.isPublic())
-        candidates.push_back(func);
-    if (candidates.size() != 1)
-      return fail(llvm::formatv("the module has {0} public functions with a "
-                                "body; name one with --entry",
-                                candidates.size()));
-    entry = candidates.front().getSymName().str();
-  }
-
+  // Everything runs in the child: it creates the MLIR context's threads
+  // and the CUDA context itself (neither survives a fork).
   auto work = [&]() -> int {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    MLIRContext context(registry);
+    llvm::SourceMgr sources;
+    SourceMgrDiagnosticHandler diagnostics(sources, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(inputFile, sources, &context);
+    if (!module)
+      return 1; // the parser reported the error with its location
+
+    std::string entry = entryName;
+    if (entry.empty()) {
+      SmallVector<func::FuncOp> candidates;
+      for (auto func : module->getOps<func::FuncOp>())
+        if (!func.isExternal() && func.isPublic())
+          candidates.push_back(func);
+      if (candidates.size() != 1)
+        return fail(llvm::formatv("the module has {0} public functions with a "
+                                  "body; name one with --entry",
+                                  candidates.size()));
+      entry = candidates.front().getSymName().str();
+    }
+
     RunOptions options;
     options.seed = seed;
     for (llvm::StringRef spec : shapes) {
@@ -188,8 +190,8 @@ int main(int argc, char **argv) {
       OwningOpRef<ModuleOp> referenceModule;
       llvm::SourceMgr referenceSources;
       if (!referenceFile.empty()) {
-        referenceModule =
-            parseSourceFile<ModuleOp>(referenceFile, referenceSources, &context);
+        referenceModule = parseSourceFile<ModuleOp>(referenceFile,
+                                                    referenceSources, &context);
         if (!referenceModule)
           return 1;
       }
@@ -215,6 +217,8 @@ int main(int argc, char **argv) {
               output.comparison.maxAbsError, output.comparison.maxRelError);
         if (!trial.ok)
           llvm::errs() << " — " << trial.reason;
+        if (!trial.poisoned)
+          llvm::errs() << " (" << trial.note << ")";
         llvm::errs() << "\n";
       }
       if (report->suspiciousSpeedup)
@@ -249,8 +253,10 @@ int main(int argc, char **argv) {
       auto write = [&](llvm::StringRef stem, unsigned i,
                        const HostBuffer &buffer) -> llvm::Error {
         llvm::SmallString<128> path(outputDir);
-        llvm::sys::path::append(path, llvm::formatv("{0}{1}.npy", stem, i).str());
-        return writeNpy(path, buffer.element, buffer.shape, buffer.bytes.data());
+        llvm::sys::path::append(path,
+                                llvm::formatv("{0}{1}.npy", stem, i).str());
+        return writeNpy(path, buffer.element, buffer.shape,
+                        buffer.bytes.data());
       };
       for (auto [i, buffer] : llvm::enumerate(result.args))
         if (llvm::Error err = write("arg", i, buffer))
@@ -271,8 +277,8 @@ int main(int argc, char **argv) {
     llvm::errs() << llvm::formatv(
         "qimeng-run: @{0} on {1}: {2} run(s), median {3:F3} ms (wall clock, "
         "includes host code), {4} argument(s), {5} result(s){6}\n",
-        entry, device, times.size(), times[times.size() / 2], result.args.size(),
-        result.results.size(),
+        entry, device, times.size(), times[times.size() / 2],
+        result.args.size(), result.results.size(),
         outputDir.empty() ? std::string() : ", written to " + outputDir);
     return 0;
   };

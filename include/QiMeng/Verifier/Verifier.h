@@ -70,6 +70,10 @@ struct TrialReport {
   std::string reason;
   SmallVector<OutputReport> outputs;
   double candidateMs = 0, referenceMs = 0;
+  /// Whether the outputs were NaN-poisoned (false when the reference reads
+  /// its outputs' old contents: which outputs showed NaN is in `note`).
+  bool poisoned = true;
+  std::string note;
 };
 
 struct VerifyReport {
