@@ -123,6 +123,17 @@ private:
         handle);
     return handle;
   }
+  /// Emits a match of the `opName` ops in `in` whose attribute `attr` is
+  /// the string `value`, typed `type`; returns its handle.
+  std::string matchByAttr(StringRef opName, StringRef attr, StringRef value,
+                          StringRef in, StringRef type) {
+    std::string handle = fresh("named");
+    os << llvm::formatv("    {0} = transform.structured.match ops{{[\"{1}\"]} "
+                        "attributes {{{2} = {3}} in {4} : (!transform.any_op) "
+                        "-> {5}\n",
+                        handle, opName, attr, quote(value), in, type);
+    return handle;
+  }
   /// Emits a match of the payload op tagged `tag`; returns its handle.
   std::string match(StringRef tag) {
     std::string k = matchKernel();

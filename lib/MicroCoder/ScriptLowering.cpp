@@ -77,15 +77,12 @@ void ScriptBuilder::emitMapping() {
     k = matchKernel();
   }
   for (UnrollOp op : unrolls) {
-    std::string loop = fresh("unroll");
-    os << llvm::formatv(
-        "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
-        "{{{1} = {2}} in {3} : (!transform.any_op) -> "
-        "!transform.op<\"scf.for\">\n"
-        "    transform.loop.unroll {0} {{factor = {4} : i64} : "
-        "!transform.op<\"scf.for\">\n",
-        loop, kLoopNameAttr, quote(getLoopName(op.getTarget(), op.getDim())), k,
-        op.getFactor());
+    std::string loop = matchByAttr("scf.for", kLoopNameAttr,
+                                   getLoopName(op.getTarget(), op.getDim()), k,
+                                   "!transform.op<\"scf.for\">");
+    os << llvm::formatv("    transform.loop.unroll {0} {{factor = {1} : i64} : "
+                        "!transform.op<\"scf.for\">\n",
+                        loop, op.getFactor());
   }
 }
 
@@ -96,16 +93,14 @@ void ScriptBuilder::emitLowering() {
   for (PipelineStep &step : pipelines) {
     // Some of these transforms consume their handle: match afresh each time.
     std::string k = matchKernel();
-    std::string buffers = fresh("buffers");
+    std::string buffers =
+        matchByAttr("memref.alloc", kStageBufferAttr, step.loop, k,
+                    "!transform.op<\"memref.alloc\">");
     os << llvm::formatv(
-        "    {0} = transform.structured.match ops{{[\"memref.alloc\"]} "
-        "attributes {{{1} = {2}} in {3} : (!transform.any_op) -> "
-        "!transform.op<\"memref.alloc\">\n"
-        "    {4} = transform.memref.multibuffer {0} {{factor = {5} : i64, "
+        "    {0} = transform.memref.multibuffer {1} {{factor = {2} : i64, "
         "skip_analysis} : (!transform.op<\"memref.alloc\">) -> "
         "!transform.any_op\n",
-        buffers, kStageBufferAttr, quote(step.loop), k, fresh("multi"),
-        step.op.getStages());
+        fresh("multi"), buffers, step.op.getStages());
     k = matchKernel();
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
@@ -164,16 +159,13 @@ void ScriptBuilder::emitLowering() {
 /// transfer_reads of memrefs in the GPU workgroup address space.
 void ScriptBuilder::emitPipelining() {
   for (PipelineStep &step : pipelines) {
-    std::string k = matchKernel();
-    std::string loop = fresh("pipelined");
+    std::string loop = matchByAttr("scf.for", kLoopNameAttr, step.loop,
+                                   matchKernel(), "!transform.any_op");
     os << llvm::formatv(
-        "    {0} = transform.structured.match ops{{[\"scf.for\"]} attributes "
-        "{{{1} = {2}} in {3} : (!transform.any_op) -> !transform.any_op\n"
-        "    {4} = transform.nvgpu.pipeline_shared_memory_copies "
-        "failures(propagate) {0} {{depth = {5} : i64, peel_epilogue} : "
+        "    {0} = transform.nvgpu.pipeline_shared_memory_copies "
+        "failures(propagate) {1} {{depth = {2} : i64, peel_epilogue} : "
         "(!transform.any_op) -> !transform.any_op\n",
-        loop, kLoopNameAttr, quote(step.loop), k, fresh("pipeline"),
-        step.op.getStages());
+        fresh("pipeline"), loop, step.op.getStages());
   }
   if (!pipelines.empty()) {
     // The stage buffers become allocas, then shared globals below.
