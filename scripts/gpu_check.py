@@ -150,6 +150,25 @@ def reference_of(name):
     return REFERENCES[name.split("@")[0]]
 
 
+def compare_outputs(args, ref):
+    """Checks each output args[i] against ref[i]: floats within 1e-3 (f32) or
+    1e-2 (16-bit) relative to max(|ref|, 1) and finite, integers exact.
+    Returns (all ok, worst relative error)."""
+    worst, ok = 0.0, True
+    for i, expected in ref.items():
+        got = args[i]
+        if got.dtype.is_floating_point:
+            tol = 1e-2 if got.dtype != torch.float32 else 1e-3
+            err = (got.float() - expected.float()).abs()
+            scale = expected.float().abs().clamp(min=1.0)
+            rel = (err / scale).max().item()
+            worst = max(worst, rel)
+            ok &= bool(torch.isfinite(got.float()).all()) and rel <= tol
+        else:
+            ok &= bool(torch.equal(got, expected.to(got.dtype)))
+    return ok, worst
+
+
 def run_example(driver, directory, name):
     launches = json.load(open(os.path.join(directory, name + ".launch.json")))
     args, allocs = {}, {}
@@ -190,22 +209,12 @@ def run_example(driver, directory, name):
             args[i].fill_(float("nan"))
     run_once()
     torch.cuda.synchronize()
-    worst = 0.0
     # Inputs must come back unchanged.
     scratch = SCRATCH.get(name.split("@")[0], set())
     ok = all(torch.equal(args[i], inputs[i])
              for i in args if i not in ref and i not in scratch)
-    for i, expected in ref.items():
-        got = args[i]
-        if got.dtype.is_floating_point:
-            tol = 1e-2 if got.dtype != torch.float32 else 1e-3
-            err = (got.float() - expected.float()).abs()
-            scale = expected.float().abs().clamp(min=1.0)
-            rel = (err / scale).max().item()
-            worst = max(worst, rel)
-            ok &= bool(torch.isfinite(got.float()).all()) and rel <= tol
-        else:
-            ok &= bool(torch.equal(got, expected.to(got.dtype)))
+    outputs_ok, worst = compare_outputs(args, ref)
+    ok &= outputs_ok
     # Timing: both sides captured in a CUDA graph (so Python launch overhead
     # does not count), replayed under CUDA events; warm L2, a quick look.
     def graph_ms(fn):

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_check import SCRATCH, reference_of  # noqa: E402
+from gpu_check import compare_outputs, reference_of  # noqa: E402
 
 
 def main():
@@ -41,17 +41,7 @@ def main():
             args.append(torch.from_numpy(np.load(os.path.join(directory, f"arg{i}.npy"))).cuda())
             i += 1
         expected = reference_of(name)(*[a.clone() for a in args])
-        worst, ok = 0.0, True
-        for index, want in expected.items():
-            got = args[index]
-            if got.dtype.is_floating_point:
-                err = (got.float() - want.float()).abs()
-                rel = (err / want.float().abs().clamp(min=1.0)).max().item()
-                worst = max(worst, rel)
-                tol = 1e-3 if got.dtype == torch.float32 else 1e-2
-                ok &= bool(torch.isfinite(got.float()).all()) and rel <= tol
-            else:
-                ok &= bool(torch.equal(got, want.to(got.dtype)))
+        ok, worst = compare_outputs(args, expected)
         failures += not ok
         print(f"{name:28} {'PASS' if ok else 'FAIL':6} {worst:10.2e}  {summary}")
         sys.stdout.flush()

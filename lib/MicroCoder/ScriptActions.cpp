@@ -9,6 +9,7 @@
 
 #include "QiMeng/MicroCoder/SharedBuffers.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -69,7 +70,7 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
     for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
       counts.push_back(t == 0 ? 0 : b / t);
     emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
-                        warpMapping(op.getSizes()));
+                        mapping(op.getSizes(), "warp"));
     return success();
   }
   }
@@ -97,11 +98,11 @@ getOperandTileShape(linalg::LinalgOp op, int64_t index,
   return shape;
 }
 
+/// The largest power of two that divides `size` (> 0) and is at most `cap`.
 static int64_t largestPow2Divisor(int64_t size, int64_t cap) {
-  int64_t d = 1;
-  while (d * 2 <= cap && size % (d * 2) == 0)
-    d *= 2;
-  return d;
+  return std::min<int64_t>(
+      llvm::bit_floor(static_cast<uint64_t>(cap)),
+      int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(size)));
 }
 
 LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {

@@ -9,6 +9,7 @@
 #define QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H
 
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
+#include "QiMeng/MicroCoder/WarpReductions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -46,29 +47,19 @@ inline std::string anyOpTypes(size_t n) {
   return llvm::join(types, ", ");
 }
 
-/// GPU id mapping for the non-zero entries of `sizes`: the innermost tiled
-/// loop goes to x, the next to y, then z.
+/// GPU id mapping (`kind`: block, thread or warp) for the non-zero entries
+/// of `sizes`: the innermost tiled loop goes to x (warps: linear_dim_0, the
+/// fastest varying), the next to y, then z.
 inline std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
   int64_t tiled = llvm::count_if(sizes, [](int64_t s) { return s > 0; });
   static const char *dims[] = {"x", "y", "z"};
   SmallVector<std::string> ids;
   for (int64_t i = tiled - 1; i >= 0; --i)
-    ids.push_back(llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]));
+    ids.push_back(kind == "warp"
+                      ? llvm::formatv("#gpu.warp<linear_dim_{0}>", i).str()
+                      : llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]).str());
   return "[" + llvm::join(ids, ", ") + "]";
 }
-
-/// Linear warp mapping for the non-zero entries of `sizes`: the innermost
-/// tiled loop varies fastest.
-inline std::string warpMapping(ArrayRef<int64_t> sizes) {
-  int64_t tiled = llvm::count_if(sizes, [](int64_t s) { return s > 0; });
-  SmallVector<std::string> ids;
-  for (int64_t i = tiled - 1; i >= 0; --i)
-    ids.push_back(llvm::formatv("#gpu.warp<linear_dim_{0}>", i));
-  return "[" + llvm::join(ids, ", ") + "]";
-}
-
-/// Threads per warp on NVIDIA GPUs.
-constexpr int64_t kWarpSize = 32;
 
 /// What the micro-coder knows about one tagged target while building a script.
 struct TargetState {
@@ -143,10 +134,6 @@ private:
                         "-> !transform.any_op\n",
                         handle, quote(tag), k);
     return handle;
-  }
-  unsigned tagIndex(StringRef tag) {
-    return std::find(tagOrder.begin(), tagOrder.end(), tag.str()) -
-           tagOrder.begin();
   }
   std::string fresh(StringRef prefix) {
     return ("%" + prefix + Twine(counter++)).str();

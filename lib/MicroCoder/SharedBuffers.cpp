@@ -101,7 +101,7 @@ static void removeBarriersBetweenCopies(scf::ForOp loop) {
     }
     // Anything else that touches memory other than a global read keeps the
     // barriers around it.
-    if (auto read = dyn_cast<vector::TransferReadOp>(op))
+    if (isa<vector::TransferReadOp>(op))
       continue;
     if (op.getNumRegions() > 0 || !isMemoryEffectFree(&op))
       phases.back().readsOrOpaque = true;

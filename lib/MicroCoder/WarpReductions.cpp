@@ -2,7 +2,7 @@
 
 #include "QiMeng/MicroCoder/WarpReductions.h"
 
-#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -13,9 +13,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-
-/// Threads per warp on NVIDIA GPUs.
-static constexpr int64_t kWarpSize = 32;
 
 /// The single combiner of `op`'s reduction and the value it folds into the
 /// output, or null.
@@ -74,13 +71,7 @@ static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 
 LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
                                                     StringRef tag) {
-  linalg::LinalgOp op;
-  launch.walk([&](linalg::LinalgOp candidate) {
-    auto attr =
-        candidate->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
-    if (attr && attr.getValue() == tag)
-      op = candidate;
-  });
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
   if (!op)
     return launch.emitOpError()
            << "holds no linalg operation tagged '" << tag << "'";

@@ -66,14 +66,10 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     resolve(library, "cuEventDestroy_v2", f.cuEventDestroy, missing);
     resolve(library, "cuEventSynchronize", f.cuEventSynchronize, missing);
     resolve(library, "cuEventRecord", f.cuEventRecord, missing);
-    resolve(library, "cuEventElapsedTime", f.cuEventElapsedTime, missing);
     resolve(library, "cuMemAlloc_v2", f.cuMemAlloc, missing);
     resolve(library, "cuMemAllocManaged", f.cuMemAllocManaged, missing);
     resolve(library, "cuMemFree_v2", f.cuMemFree, missing);
     resolve(library, "cuMemcpyAsync", f.cuMemcpyAsync, missing);
-    resolve(library, "cuMemcpyHtoD_v2", f.cuMemcpyHtoD, missing);
-    resolve(library, "cuMemcpyDtoH_v2", f.cuMemcpyDtoH, missing);
-    resolve(library, "cuMemsetD8_v2", f.cuMemsetD8, missing);
     resolve(library, "cuMemsetD16Async", f.cuMemsetD16Async, missing);
     resolve(library, "cuMemsetD32Async", f.cuMemsetD32Async, missing);
     resolve(library, "cuGetErrorName", f.cuGetErrorName, missing);

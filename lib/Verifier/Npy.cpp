@@ -1,6 +1,7 @@
 //===- Npy.cpp - NumPy .npy files for kernel inputs and outputs -----------===//
 
 #include "QiMeng/Verifier/Npy.h"
+#include "QiMeng/Verifier/Runner.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,11 +69,7 @@ mlir::qimeng::encodeNpy(Type element, llvm::ArrayRef<int64_t> shape,
     }
     return out;
   }
-  int64_t bytes = element.isIndex() ? 8
-                  : element.isInteger(1)
-                      ? 1
-                      : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-  out.append(static_cast<const char *>(data), count * bytes);
+  out.append(static_cast<const char *>(data), count * getElementBytes(element));
   return out;
 }
 

@@ -17,6 +17,9 @@
 
 namespace mlir::qimeng {
 
+/// Threads per warp on NVIDIA GPUs.
+inline constexpr int64_t kWarpSize = 32;
+
 /// The lane-combining operation of `op`'s reduction, when `op` has one
 /// output, one reduction loop and a body that folds its inputs into the
 /// output with a single associative combiner on 32-bit scalars (add, mul,

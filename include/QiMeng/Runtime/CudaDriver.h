@@ -37,9 +37,8 @@ inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kAttrL2CacheSize = 38;
 /// CU_JIT_OPTIMIZATION_LEVEL.
 inline constexpr CUjit_option kJitOptimizationLevel = 7;
-/// CU_STREAM_NON_BLOCKING, CU_EVENT_DEFAULT, CU_EVENT_DISABLE_TIMING.
+/// CU_STREAM_NON_BLOCKING, CU_EVENT_DISABLE_TIMING.
 inline constexpr unsigned kStreamNonBlocking = 1;
-inline constexpr unsigned kEventDefault = 0;
 inline constexpr unsigned kEventDisableTiming = 2;
 /// CU_MEM_ATTACH_GLOBAL.
 inline constexpr unsigned kMemAttachGlobal = 1;
@@ -71,14 +70,10 @@ struct DriverApi {
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);

@@ -50,26 +50,28 @@ static void annotateAlignment(func::FuncOp kernel) {
   });
 }
 
-/// Returns the serial loop named `name` (kLoopNameAttr) in `kernel`, or null.
-static scf::ForOp findNamedLoop(func::FuncOp kernel, StringRef name) {
-  scf::ForOp found;
-  kernel.walk([&](scf::ForOp loop) {
-    auto attr = loop->getAttrOfType<StringAttr>(kLoopNameAttr);
-    if (attr && attr.getValue() == name)
-      found = loop;
+/// Returns the `OpTy` in `kernel` whose string attribute `attrName` is
+/// `value`, or null.
+template <typename OpTy>
+static OpTy findByAttr(func::FuncOp kernel, StringRef attrName,
+                       StringRef value) {
+  OpTy found;
+  kernel.walk([&](OpTy op) {
+    auto attr = op->template getAttrOfType<StringAttr>(attrName);
+    if (attr && attr.getValue() == value)
+      found = op;
   });
   return found;
 }
 
-/// Returns the gpu.launch the script made for `tag`, or null.
+/// The serial loop named `name` (kLoopNameAttr), or null.
+static scf::ForOp findNamedLoop(func::FuncOp kernel, StringRef name) {
+  return findByAttr<scf::ForOp>(kernel, kLoopNameAttr, name);
+}
+
+/// The gpu.launch the script made for target `tag`, or null.
 static gpu::LaunchOp findTargetLaunch(func::FuncOp kernel, StringRef tag) {
-  gpu::LaunchOp found;
-  kernel.walk([&](gpu::LaunchOp launch) {
-    auto attr = launch->getAttrOfType<StringAttr>(kLaunchTargetAttr);
-    if (attr && attr.getValue() == tag)
-      found = launch;
-  });
-  return found;
+  return findByAttr<gpu::LaunchOp>(kernel, kLaunchTargetAttr, tag);
 }
 
 /// Upstream's pipeliner reads the memory space of every transfer_read in the

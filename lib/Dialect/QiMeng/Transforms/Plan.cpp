@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::qimeng {
@@ -79,14 +80,6 @@ Family classify(linalg::LinalgOp op) {
   if (linalg::isaConvolutionOpInterface(op))
     return Family::Convolution;
   return Family::Reduction;
-}
-
-/// The largest power of two that divides `size` and is at most `cap`.
-int64_t largestPow2Divisor(int64_t size, int64_t cap) {
-  int64_t d = 1;
-  while (d * 2 <= cap && size % (d * 2) == 0)
-    d *= 2;
-  return d;
 }
 
 /// Which matmul plan an op takes.
@@ -377,7 +370,10 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
   SmallVector<int64_t> blockTile(loops, 1), warpTile(loops, 1);
   blockTile.back() = warpTile.back() = 0;
   int64_t rows = bounds[loops - 2];
-  blockTile[loops - 2] = largestPow2Divisor(rows, kWarpsPerReductionBlock);
+  // The largest power of two <= 8 that divides the rows.
+  blockTile[loops - 2] = std::min<int64_t>(
+      kWarpsPerReductionBlock,
+      int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(rows)));
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile), TileLevel::warp,
