@@ -66,6 +66,12 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     resolve(library, "cuEventDestroy_v2", f.cuEventDestroy, missing);
     resolve(library, "cuEventSynchronize", f.cuEventSynchronize, missing);
     resolve(library, "cuEventRecord", f.cuEventRecord, missing);
+    // CUDA 12.8 added a _v2 (the one CUDA 13's header names); older
+    // drivers have only the first.
+    f.cuEventElapsedTime = reinterpret_cast<decltype(f.cuEventElapsedTime)>(
+        dlsym(library, "cuEventElapsedTime_v2"));
+    if (!f.cuEventElapsedTime)
+      resolve(library, "cuEventElapsedTime", f.cuEventElapsedTime, missing);
     resolve(library, "cuMemAlloc_v2", f.cuMemAlloc, missing);
     resolve(library, "cuMemAllocManaged", f.cuMemAllocManaged, missing);
     resolve(library, "cuMemFree_v2", f.cuMemFree, missing);
@@ -147,6 +153,13 @@ mlir::qimeng::cuda::getDeviceInfo(const Driver &driver) {
                          "cuDeviceGetAttribute"))
       return std::move(err);
   info.l2Bytes = l2;
+  // Deprecated attributes: a driver may refuse them, which is no error.
+  if (f.cuDeviceGetAttribute(&info.clockKHz, kAttrClockRate, driver.device()) !=
+      kSuccess)
+    info.clockKHz = 0;
+  if (f.cuDeviceGetAttribute(&info.memoryClockKHz, kAttrMemoryClockRate,
+                             driver.device()) != kSuccess)
+    info.memoryClockKHz = 0;
   if (llvm::Error err = driver.check(f.cuDriverGetVersion(&info.driverVersion),
                                      "cuDriverGetVersion"))
     return std::move(err);

@@ -6,7 +6,10 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
 
 using namespace mlir;
 
@@ -83,4 +86,109 @@ llvm::Error mlir::qimeng::writeNpy(llvm::StringRef path, Type element,
     os << *encoded;
     return llvm::Error::success();
   });
+}
+
+/// The value of `key` in a .npy header dict ("'descr': '<f4', ..."): the
+/// text after "'key':" up to the next top-level comma or brace.
+static llvm::StringRef getHeaderField(llvm::StringRef header,
+                                      llvm::StringRef key) {
+  size_t at = header.find(("'" + key + "':").str());
+  if (at == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef rest = header.drop_front(at + key.size() + 3).ltrim();
+  if (rest.starts_with("(")) // the shape tuple
+    return rest.take_until([](char c) { return c == ')'; }).drop_front();
+  return rest.take_until([](char c) { return c == ',' || c == '}'; })
+      .trim()
+      .trim('\'');
+}
+
+llvm::Expected<qimeng::HostBuffer>
+mlir::qimeng::decodeNpy(llvm::StringRef contents, Type element) {
+  auto bad = [](const llvm::Twine &why) {
+    return llvm::createStringError("not a usable .npy file: " + why);
+  };
+  if (!contents.starts_with("\x93NUMPY") || contents.size() < 10)
+    return bad("no .npy magic");
+  unsigned major = static_cast<unsigned char>(contents[6]);
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = static_cast<unsigned char>(contents[8]) |
+                   static_cast<unsigned char>(contents[9]) << 8;
+    headerStart = 10;
+  } else if ((major == 2 || major == 3) && contents.size() >= 12) {
+    headerLength = 0;
+    for (int i = 3; i >= 0; --i)
+      headerLength =
+          headerLength << 8 | static_cast<unsigned char>(contents[8 + i]);
+    headerStart = 12;
+  } else {
+    return bad("format version " + llvm::Twine(major));
+  }
+  if (contents.size() < headerStart + headerLength)
+    return bad("truncated header");
+  llvm::StringRef header = contents.substr(headerStart, headerLength);
+  if (getHeaderField(header, "fortran_order") != "False")
+    return bad("Fortran order (save a C-contiguous array)");
+  llvm::StringRef descr = getHeaderField(header, "descr");
+  llvm::Expected<std::string> want = getNpyDescr(element);
+  if (!want)
+    return want.takeError();
+  // One-byte types may be written with '<', '|' or '='.
+  auto normalize = [](llvm::StringRef d) {
+    return d.size() == 3 && d.ends_with("1") ? ("|" + d.drop_front()).str()
+                                             : d.str();
+  };
+  if (normalize(descr) != normalize(*want))
+    return bad(
+        llvm::formatv("element type '{0}', expected '{1}'", descr, *want));
+  HostBuffer buffer;
+  buffer.element = element;
+  llvm::SmallVector<llvm::StringRef> dims;
+  getHeaderField(header, "shape").split(dims, ',', -1, /*KeepEmpty=*/false);
+  int64_t count = 1;
+  for (llvm::StringRef dim : dims) {
+    int64_t size = 0;
+    if (dim.trim().getAsInteger(10, size) || size < 0)
+      return bad("shape field '" + getHeaderField(header, "shape") + "'");
+    buffer.shape.push_back(size);
+    count *= size;
+  }
+  llvm::StringRef data = contents.drop_front(headerStart + headerLength);
+  int64_t fileBytes = element.isBF16() ? 4 : getElementBytes(element);
+  if (static_cast<int64_t>(data.size()) != count * fileBytes)
+    return bad(llvm::formatv("{0} bytes of data for {1} elements", data.size(),
+                             count));
+  if (!element.isBF16()) {
+    buffer.bytes.assign(data.begin(), data.end());
+    return buffer;
+  }
+  // float32 to bf16, rounding to nearest even as the IEEE conversion does.
+  buffer.bytes.resize(count * 2);
+  for (int64_t i = 0; i < count; ++i) {
+    float value;
+    std::memcpy(&value, data.data() + i * 4, 4);
+    llvm::APFloat narrow(value);
+    bool lossy = false;
+    narrow.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                   &lossy);
+    uint16_t bits = narrow.bitcastToAPInt().getZExtValue();
+    std::memcpy(buffer.bytes.data() + i * 2, &bits, 2);
+  }
+  return buffer;
+}
+
+llvm::Expected<qimeng::HostBuffer> mlir::qimeng::readNpy(llvm::StringRef path,
+                                                         Type element) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return llvm::createStringError("cannot read " + path + ": " +
+                                   file.getError().message());
+  llvm::Expected<HostBuffer> buffer = decodeNpy((*file)->getBuffer(), element);
+  if (!buffer)
+    return llvm::createStringError(path + ": " +
+                                   llvm::toString(buffer.takeError()));
+  return buffer;
 }

@@ -13,10 +13,13 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 
 using namespace mlir;
@@ -220,96 +223,195 @@ struct Descriptor {
   SmallVector<int64_t> sizes, strides;
 };
 
-} // namespace
-
-llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
-  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
-  if (!driver)
-    return driver.takeError();
-  const cuda::DriverApi &api = driver->api();
+/// The arguments of calls of the entry in managed memory, and the pointers
+/// ExecutionEngine::invokePacked takes (into this object: it does not move).
+struct Invocation {
+  Invocation() = default;
+  Invocation(const Invocation &) = delete;
   std::vector<std::unique_ptr<ManagedBuffer>> buffers;
   SmallVector<Descriptor> descriptors;
-  ArrayRef<bool> outputs =
-      options.outputArgs.empty() ? ArrayRef<bool>(writtenArgs)
-                                 : ArrayRef<bool>(options.outputArgs);
-  if (outputs.size() != argTypes.size())
-    return llvm::createStringError("internal error: output flags for " +
-                                   llvm::Twine(outputs.size()) +
-                                   " arguments, the function has " +
-                                   llvm::Twine(argTypes.size()));
-  // Contents of the arguments the function must not write.
+  /// Contents of the arguments the function must not write.
   SmallVector<std::pair<unsigned, std::vector<char>>> snapshots;
-  for (auto [i, type] : llvm::enumerate(argTypes)) {
-    SmallVector<int64_t> shape(type.getShape());
-    auto given = options.dynamicSizes.find(i);
-    unsigned next = 0;
-    for (int64_t &d : shape) {
-      if (!ShapedType::isDynamic(d))
-        continue;
-      if (given == options.dynamicSizes.end() || next >= given->second.size())
-        return llvm::createStringError(
-            llvm::formatv("argument {0} has a dynamic size: give it with "
-                          "--shape {0}=AxB...",
-                          i));
-      d = given->second[next++];
+  /// The returned descriptors, one word per scalar.
+  std::vector<int64_t> resultStorage;
+  SmallVector<void *> packed;
+};
+
+/// The shape of argument `index` of `type`: static sizes, the caller's
+/// buffer's or the given dynamic sizes.
+llvm::Expected<SmallVector<int64_t>>
+getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
+  auto given = options.inputs.find(index);
+  if (given != options.inputs.end()) {
+    ArrayRef<int64_t> shape = given->second.shape;
+    bool fits = shape.size() == static_cast<size_t>(type.getRank());
+    for (auto [want, have] : llvm::zip(type.getShape(), shape))
+      fits &= ShapedType::isDynamic(want) || want == have;
+    if (!fits || given->second.element != type.getElementType()) {
+      std::string dims, name;
+      llvm::raw_string_ostream dimsOs(dims), nameOs(name);
+      for (int64_t d : shape)
+        dimsOs << d << "x";
+      given->second.element.print(dimsOs);
+      type.print(nameOs);
+      return llvm::createStringError(llvm::formatv(
+          "the data given for argument {0} is {1}, the argument is {2}", index,
+          dims, name));
     }
+    return SmallVector<int64_t>(shape);
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  auto sizes = options.dynamicSizes.find(index);
+  unsigned next = 0;
+  for (int64_t &d : shape) {
+    if (!ShapedType::isDynamic(d))
+      continue;
+    if (sizes == options.dynamicSizes.end() || next >= sizes->second.size())
+      return llvm::createStringError(
+          llvm::formatv("argument {0} has a dynamic size: give it with "
+                        "--shape {0}=AxB...",
+                        index));
+    d = sizes->second[next++];
+  }
+  return shape;
+}
+
+/// Allocates and fills the arguments (see Runner::run) and packs them.
+llvm::Error prepare(const cuda::Driver &driver, ArrayRef<MemRefType> argTypes,
+                    ArrayRef<MemRefType> resultTypes, ArrayRef<bool> outputs,
+                    const RunOptions &options, Invocation &call) {
+  const cuda::DriverApi &api = driver.api();
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    llvm::Expected<SmallVector<int64_t>> shape = getArgShape(i, type, options);
+    if (!shape)
+      return shape.takeError();
     int64_t count = 1;
-    for (int64_t d : shape)
+    for (int64_t d : *shape)
       count *= d;
     int64_t bytes =
         std::max<int64_t>(1, count) * getElementBytes(type.getElementType());
     auto buffer = std::make_unique<ManagedBuffer>();
-    buffer->driver = &*driver;
-    if (llvm::Error err = driver->check(
+    buffer->driver = &driver;
+    if (llvm::Error err = driver.check(
             api.cuMemAllocManaged(&buffer->ptr, bytes, cuda::kMemAttachGlobal),
             "cuMemAllocManaged"))
-      return std::move(err);
+      return err;
     void *data = reinterpret_cast<void *>(buffer->ptr);
-    if (options.poisonOutputs && outputs[i])
+    if (auto given = options.inputs.find(i); given != options.inputs.end())
+      std::memcpy(data, given->second.bytes.data(), given->second.bytes.size());
+    else if (options.poisonOutputs && outputs[i])
       fillPoison(type.getElementType(), count, data);
     else
       fillRandom(type.getElementType(), count, options.seed * 1000003u + i,
                  data);
     if (!outputs[i])
-      snapshots.emplace_back(i, std::vector<char>(static_cast<char *>(data),
-                                                  static_cast<char *>(data) +
-                                                      bytes));
+      call.snapshots.emplace_back(
+          i, std::vector<char>(static_cast<char *>(data),
+                               static_cast<char *>(data) + bytes));
     Descriptor desc;
     desc.allocated = desc.aligned = data;
-    desc.sizes = shape;
-    desc.strides.assign(shape.size(), 1);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-      desc.strides[d] = desc.strides[d + 1] * shape[d + 1];
-    descriptors.push_back(std::move(desc));
-    buffers.push_back(std::move(buffer));
+    desc.sizes = *shape;
+    desc.strides.assign(shape->size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape->size()) - 2; d >= 0; --d)
+      desc.strides[d] = desc.strides[d + 1] * (*shape)[d + 1];
+    call.descriptors.push_back(std::move(desc));
+    call.buffers.push_back(std::move(buffer));
   }
   // One pointer per scalar of each expanded descriptor, then the results.
-  SmallVector<void *> packed;
-  for (Descriptor &desc : descriptors) {
-    packed.push_back(&desc.allocated);
-    packed.push_back(&desc.aligned);
-    packed.push_back(&desc.offset);
+  for (Descriptor &desc : call.descriptors) {
+    call.packed.push_back(&desc.allocated);
+    call.packed.push_back(&desc.aligned);
+    call.packed.push_back(&desc.offset);
     for (int64_t &s : desc.sizes)
-      packed.push_back(&s);
+      call.packed.push_back(&s);
     for (int64_t &s : desc.strides)
-      packed.push_back(&s);
+      call.packed.push_back(&s);
   }
   size_t resultWords = 0;
   for (MemRefType type : resultTypes)
     resultWords += 3 + 2 * type.getRank();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+  call.resultStorage.assign(std::max<size_t>(resultWords, 1), 0);
   if (!resultTypes.empty())
-    packed.push_back(resultStorage.data());
+    call.packed.push_back(call.resultStorage.data());
+  return llvm::Error::success();
+}
+
+/// Frees the memrefs the last call returned (allocated by the function:
+/// gpu.alloc in managed memory) unless they are arguments.
+void releaseResults(const cuda::Driver &driver,
+                    ArrayRef<MemRefType> resultTypes, Invocation &call) {
+  llvm::SmallPtrSet<void *, 4> freed;
+  for (const Descriptor &desc : call.descriptors)
+    freed.insert(desc.allocated);
+  size_t word = 0;
+  for (MemRefType type : resultTypes) {
+    auto *allocated = reinterpret_cast<void *>(call.resultStorage[word]);
+    if (allocated && freed.insert(allocated).second)
+      // Memory the host code took from malloc is not the driver's: the call
+      // fails harmlessly and the buffer leaks.
+      (void)driver.api().cuMemFree(
+          reinterpret_cast<cuda::CUdeviceptr>(allocated));
+    word += 3 + 2 * type.getRank();
+  }
+}
+
+/// The first error of the last call: the host code's CUDA calls or `result`.
+llvm::Error checkCall(const cuda::Driver &driver, cuda::CUresult result,
+                      llvm::StringRef what) {
+  if (std::optional<std::string> error = runtime::takeError())
+    return llvm::createStringError("the run failed: " + *error);
+  return driver.check(result, what);
+}
+
+} // namespace
+
+Timing mlir::qimeng::summarizeSamples(llvm::ArrayRef<double> samples) {
+  Timing timing;
+  timing.runs = samples.size();
+  if (samples.empty())
+    return timing;
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  timing.minMs = sorted.front();
+  timing.maxMs = sorted.back();
+  timing.medianMs =
+      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  double sum = 0;
+  for (double s : sorted)
+    sum += s;
+  timing.meanMs = sum / n;
+  double squares = 0;
+  for (double s : sorted)
+    squares += (s - timing.meanMs) * (s - timing.meanMs);
+  timing.stddevMs = std::sqrt(squares / n);
+  return timing;
+}
+
+llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
+  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
+  if (!driver)
+    return driver.takeError();
+  ArrayRef<bool> outputs = options.outputArgs.empty()
+                               ? ArrayRef<bool>(writtenArgs)
+                               : ArrayRef<bool>(options.outputArgs);
+  if (outputs.size() != argTypes.size())
+    return llvm::createStringError(
+        "internal error: output flags for " + llvm::Twine(outputs.size()) +
+        " arguments, the function has " + llvm::Twine(argTypes.size()));
+  Invocation call;
+  if (llvm::Error err =
+          prepare(*driver, argTypes, resultTypes, outputs, options, call))
+    return std::move(err);
 
   auto start = std::chrono::steady_clock::now();
-  llvm::Error invoked = engine->invokePacked(entry, packed);
-  cuda::CUresult synced = api.cuCtxSynchronize();
+  llvm::Error invoked = engine->invokePacked(entry, call.packed);
+  cuda::CUresult synced = driver->api().cuCtxSynchronize();
   auto stop = std::chrono::steady_clock::now();
   if (invoked)
     return std::move(invoked);
-  if (std::optional<std::string> error = runtime::takeError())
-    return llvm::createStringError("the run failed: " + *error);
-  if (llvm::Error err = driver->check(synced, "a kernel (cuCtxSynchronize)"))
+  if (llvm::Error err =
+          checkCall(*driver, synced, "a kernel (cuCtxSynchronize)"))
     return std::move(err);
 
   RunResult result;
@@ -327,25 +429,118 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
       std::memcpy(out.bytes.data(), data, out.bytes.size());
     return out;
   };
-  for (auto [type, desc] : llvm::zip(argTypes, descriptors))
+  for (auto [type, desc] : llvm::zip(argTypes, call.descriptors))
     result.args.push_back(
         copyOut(type.getElementType(), desc.sizes, desc.aligned));
-  for (auto &[index, before] : snapshots)
-    if (std::memcmp(before.data(), descriptors[index].aligned, before.size()) !=
-        0)
+  for (auto &[index, before] : call.snapshots)
+    if (std::memcmp(before.data(), call.descriptors[index].aligned,
+                    before.size()) != 0)
       result.changedInputs.push_back(index);
   // Returned descriptors: aligned pointer at word 1, offset 2, sizes 3...
   size_t word = 0;
   for (MemRefType type : resultTypes) {
     int64_t rank = type.getRank();
-    auto *aligned = reinterpret_cast<char *>(resultStorage[word + 1]);
-    int64_t offset = resultStorage[word + 2];
-    SmallVector<int64_t> sizes(resultStorage.begin() + word + 3,
-                               resultStorage.begin() + word + 3 + rank);
+    auto *aligned = reinterpret_cast<char *>(call.resultStorage[word + 1]);
+    int64_t offset = call.resultStorage[word + 2];
+    SmallVector<int64_t> sizes(call.resultStorage.begin() + word + 3,
+                               call.resultStorage.begin() + word + 3 + rank);
     int64_t elementBytes = getElementBytes(type.getElementType());
     result.results.push_back(
         copyOut(type.getElementType(), sizes, aligned + offset * elementBytes));
     word += 3 + 2 * rank;
   }
+  releaseResults(*driver, resultTypes, call);
   return result;
+}
+
+llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
+                                    const TimingOptions &timing) {
+  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
+  if (!driver)
+    return driver.takeError();
+  const cuda::DriverApi &api = driver->api();
+  RunOptions options = inputs;
+  options.poisonOutputs = false;
+  SmallVector<bool> noOutputs(argTypes.size(), true);
+  Invocation call;
+  if (llvm::Error err =
+          prepare(*driver, argTypes, resultTypes, noOutputs, options, call))
+    return std::move(err);
+
+  // The kernels run on one stream with the events and the flush; the stream,
+  // events and flush buffer go away however this returns.
+  struct Resources {
+    const cuda::DriverApi &api;
+    cuda::CUstream stream = nullptr;
+    cuda::CUevent start = nullptr, stop = nullptr;
+    cuda::CUdeviceptr flush = 0;
+    ~Resources() {
+      runtime::setLaunchStream(nullptr);
+      if (stream)
+        (void)api.cuStreamSynchronize(stream);
+      if (start)
+        (void)api.cuEventDestroy(start);
+      if (stop)
+        (void)api.cuEventDestroy(stop);
+      if (flush)
+        (void)api.cuMemFree(flush);
+      if (stream)
+        (void)api.cuStreamDestroy(stream);
+    }
+  } res{api};
+  Timing result;
+  if (llvm::Error err = driver->check(
+          api.cuStreamCreate(&res.stream, cuda::kStreamNonBlocking),
+          "cuStreamCreate"))
+    return std::move(err);
+  if (llvm::Error err =
+          driver->check(api.cuEventCreate(&res.start, 0), "cuEventCreate"))
+    return std::move(err);
+  if (llvm::Error err =
+          driver->check(api.cuEventCreate(&res.stop, 0), "cuEventCreate"))
+    return std::move(err);
+  if (timing.flushL2) {
+    llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver);
+    if (!info)
+      return info.takeError();
+    // Twice the L2 (at least 8 MiB), whole 32-bit words.
+    result.flushBytes =
+        llvm::alignTo(std::max<int64_t>(2 * info->l2Bytes, 8 << 20), 4);
+    if (llvm::Error err =
+            driver->check(api.cuMemAlloc(&res.flush, result.flushBytes),
+                          "cuMemAlloc (L2 flush buffer)"))
+      return std::move(err);
+  }
+  runtime::setLaunchStream(res.stream);
+  std::vector<double> samples;
+  for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
+    if (res.flush)
+      if (llvm::Error err = driver->check(
+              api.cuMemsetD32Async(res.flush, i, result.flushBytes / 4,
+                                   res.stream),
+              "cuMemsetD32Async (L2 flush)"))
+        return std::move(err);
+    cuda::CUresult recorded = api.cuEventRecord(res.start, res.stream);
+    llvm::Error invoked = engine->invokePacked(entry, call.packed);
+    if (recorded == cuda::kSuccess)
+      recorded = api.cuEventRecord(res.stop, res.stream);
+    if (recorded == cuda::kSuccess)
+      recorded = api.cuEventSynchronize(res.stop);
+    if (invoked)
+      return std::move(invoked);
+    if (llvm::Error err = checkCall(*driver, recorded, "timing a call"))
+      return std::move(err);
+    float ms = 0;
+    if (llvm::Error err =
+            driver->check(api.cuEventElapsedTime(&ms, res.start, res.stop),
+                          "cuEventElapsedTime"))
+      return std::move(err);
+    releaseResults(*driver, resultTypes, call);
+    if (i >= timing.warmup)
+      samples.push_back(ms);
+  }
+  Timing summary = summarizeSamples(samples);
+  summary.warmup = timing.warmup;
+  summary.flushBytes = result.flushBytes;
+  return summary;
 }

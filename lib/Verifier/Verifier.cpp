@@ -142,18 +142,55 @@ static bool hasNaN(const HostBuffer &buffer) {
   return false;
 }
 
+TrialReport mlir::qimeng::judgeTrial(const RunResult &got,
+                                     const RunResult &expected,
+                                     llvm::ArrayRef<bool> outputs,
+                                     std::optional<Tolerance> tolerance) {
+  TrialReport trial;
+  auto failWith = [&](std::string reason) {
+    if (trial.ok)
+      trial.reason = std::move(reason);
+    trial.ok = false;
+  };
+  for (unsigned index : got.changedInputs)
+    failWith(llvm::formatv("input arg{0} was modified", index));
+  auto compare = [&](std::string name, const HostBuffer &a,
+                     const HostBuffer &b) {
+    OutputReport output{
+        name, compareBuffers(
+                  a, b, tolerance.value_or(getDefaultTolerance(b.element)))};
+    if (!output.comparison.ok)
+      failWith(name + ": " + output.comparison.reason);
+    trial.outputs.push_back(std::move(output));
+  };
+  if (got.args.size() != expected.args.size() ||
+      outputs.size() != expected.args.size()) {
+    failWith("the number of arguments differs from the reference");
+    return trial;
+  }
+  for (auto [i, written] : llvm::enumerate(outputs))
+    if (written)
+      compare("arg" + std::to_string(i), got.args[i], expected.args[i]);
+  if (got.results.size() != expected.results.size()) {
+    failWith("the number of results differs from the reference");
+    return trial;
+  }
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(got.results, expected.results)))
+    compare("result" + std::to_string(i), std::get<0>(pair), std::get<1>(pair));
+  return trial;
+}
+
 llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
   VerifyReport report;
+  ArrayRef<bool> outputs = reference->getWrittenArgs();
   double candidateMs = 0, referenceMs = 0;
   for (unsigned t = 0; t < std::max(1u, options.trials); ++t) {
-    TrialReport trial;
-    trial.seed = options.seed + t;
     RunOptions run = options.run;
-    run.seed = trial.seed;
+    run.seed = options.seed + t;
     // The outputs are what the reference writes: whatever else the candidate
     // touches is an input it modified.
-    run.outputArgs.assign(reference->getWrittenArgs().begin(),
-                          reference->getWrittenArgs().end());
+    run.outputArgs.assign(outputs.begin(), outputs.end());
     // The reference decides whether outputs may be poisoned: a function
     // that reads what its outputs held before (accumulates into them) must
     // get the same seeded contents on both sides instead.
@@ -162,21 +199,14 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     if (!expected)
       return llvm::createStringError("the reference failed to run: " +
                                      llvm::toString(expected.takeError()));
-    bool readsOutputs = false;
-    for (auto [i, written] : llvm::enumerate(reference->getWrittenArgs()))
-      if (written && hasNaN(expected->args[i])) {
-        readsOutputs = true;
-        trial.note += " arg" + std::to_string(i);
-      }
+    std::string readers;
+    for (auto [i, written] : llvm::enumerate(outputs))
+      if (written && hasNaN(expected->args[i]))
+        readers += " arg" + std::to_string(i);
     for (auto [i, result] : llvm::enumerate(expected->results))
-      if (hasNaN(result)) {
-        readsOutputs = true;
-        trial.note += " result" + std::to_string(i);
-      }
-    if (readsOutputs) {
-      trial.poisoned = false;
-      trial.note = "the reference left NaN in" + trial.note +
-                   ": outputs filled with seeded data instead of poison";
+      if (hasNaN(result))
+        readers += " result" + std::to_string(i);
+    if (!readers.empty()) {
       run.poisonOutputs = false;
       expected = reference->run(run);
       if (!expected)
@@ -187,40 +217,39 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     llvm::Expected<RunResult> got = candidate->run(run);
     if (!got)
       return got.takeError();
+    TrialReport trial = judgeTrial(*got, *expected, outputs, options.tolerance);
+    trial.seed = run.seed;
+    trial.poisoned = readers.empty();
+    if (!readers.empty())
+      trial.note = "the reference left NaN in" + readers +
+                   ": outputs filled with seeded data instead of poison";
     trial.candidateMs = got->milliseconds;
     trial.referenceMs = expected->milliseconds;
     candidateMs += got->milliseconds;
     referenceMs += expected->milliseconds;
-    for (unsigned index : got->changedInputs) {
-      trial.ok = false;
-      trial.reason = llvm::formatv("input arg{0} was modified", index);
-    }
-    auto compare = [&](std::string name, const HostBuffer &a,
-                       const HostBuffer &b) {
-      Tolerance tolerance =
-          options.tolerance.value_or(getDefaultTolerance(b.element));
-      OutputReport output{name, compareBuffers(a, b, tolerance)};
-      if (!output.comparison.ok && trial.ok) {
-        trial.ok = false;
-        trial.reason = name + ": " + output.comparison.reason;
-      }
-      trial.outputs.push_back(std::move(output));
-    };
-    for (auto [i, written] : llvm::enumerate(reference->getWrittenArgs()))
-      if (written)
-        compare("arg" + std::to_string(i), got->args[i], expected->args[i]);
-    if (got->results.size() != expected->results.size()) {
-      trial.ok = false;
-      trial.reason = "the number of results differs from the reference";
-    } else {
-      for (auto [i, pair] :
-           llvm::enumerate(llvm::zip(got->results, expected->results)))
-        compare("result" + std::to_string(i), std::get<0>(pair),
-                std::get<1>(pair));
-    }
     report.ok &= trial.ok;
     report.trials.push_back(std::move(trial));
   }
-  report.suspiciousSpeedup = candidateMs > 0 && referenceMs / candidateMs > 10;
+  if (options.timing) {
+    RunOptions inputs = options.run;
+    inputs.seed = options.seed;
+    // The same protocol for both; the reference first.
+    llvm::Expected<Timing> referenceTiming =
+        reference->time(inputs, *options.timing);
+    if (!referenceTiming)
+      return llvm::createStringError(
+          "timing the reference failed: " +
+          llvm::toString(referenceTiming.takeError()));
+    llvm::Expected<Timing> candidateTiming =
+        candidate->time(inputs, *options.timing);
+    if (!candidateTiming)
+      return candidateTiming.takeError();
+    report.referenceTiming = *referenceTiming;
+    report.candidateTiming = *candidateTiming;
+    candidateMs = candidateTiming->medianMs;
+    referenceMs = referenceTiming->medianMs;
+  }
+  report.speedup = candidateMs > 0 ? referenceMs / candidateMs : 0;
+  report.suspiciousSpeedup = report.speedup > 10;
   return report;
 }

@@ -1,21 +1,26 @@
 //===- qimeng-run.cpp - Compile and run a kernel function on the GPU ------===//
 //
 //   qimeng-run kernel.mlir [--entry=f] [--seed=N] [--shape=I=AxB]
-//              [--output-dir=DIR] [--repeat=N]
-//   qimeng-run kernel.mlir --verify [--trials=N] [--atol=A --rtol=R]
+//              [--input=I=x.npy] [--output-dir=DIR] [--time] [--report=F]
+//   qimeng-run kernel.mlir --verify [--reference=orig.mlir] [--trials=N]
+//              [--atol=A --rtol=R] [--time] [--report=F]
 //
 // Compiles the module with the embedded default (--llm-plan, --lower-to-nvvm),
 // JITs its host code, builds the entry's arguments from its signature (seeded
-// uniform inputs in managed memory), runs it and writes every argument and
-// result as .npy (argI.npy, resultI.npy) for NumPy/PyTorch. Exits non-zero
-// with one line on stderr when anything fails, including "no CUDA driver/GPU
-// found" on a machine without a GPU.
+// uniform inputs in managed memory, or .npy files), runs it and writes every
+// argument and result as .npy (argI.npy, resultI.npy) for NumPy/PyTorch.
+// With --verify it checks the outputs against the reference; with --time it
+// times with CUDA events (warm-up, L2 flushed). The work runs in a child
+// process with a time limit. Exits non-zero with one line on stderr when
+// anything fails, including "no CUDA driver/GPU found" on a machine without a
+// GPU; --report writes the same outcome as JSON in every case.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/InitAll.h"
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Verifier/Npy.h"
+#include "QiMeng/Verifier/Report.h"
 #include "QiMeng/Verifier/Runner.h"
 #include "QiMeng/Verifier/Verifier.h"
 
@@ -84,13 +89,55 @@ llvm::cl::opt<unsigned> timeout(
                    "a hang or a crash fails the run, not the caller); 0 runs "
                    "in this process"),
     llvm::cl::init(300));
-llvm::cl::opt<unsigned> repeat("repeat",
-                               llvm::cl::desc("Runs (the last is written)"),
-                               llvm::cl::init(1));
+llvm::cl::list<std::string>
+    inputs("input", llvm::cl::desc("Contents of argument I from a .npy file: "
+                                   "I=path.npy (type must match; gives its "
+                                   "dynamic sizes)"));
+llvm::cl::opt<bool>
+    timeIt("time", llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
+                                  "before each run); with --verify, the "
+                                  "reference too, by the same protocol"));
+llvm::cl::opt<unsigned> warmup("warmup",
+                               llvm::cl::desc("Untimed runs before timing"),
+                               llvm::cl::init(10));
+llvm::cl::opt<unsigned> runs("runs", llvm::cl::desc("Timed runs"),
+                             llvm::cl::init(100));
+llvm::cl::opt<bool> noFlush("no-l2-flush",
+                            llvm::cl::desc("Time without flushing the L2"));
+llvm::cl::opt<std::string>
+    reportFile("report",
+               llvm::cl::desc("Write the outcome as JSON here (also on "
+                              "failure, crash or timeout)"));
+
+/// The outcome of a qimeng-run, for --report: status is "ok" (ran), "pass"
+/// or "fail" (verified), "error", "reference-error", "no-gpu", "crash" or
+/// "timeout".
+llvm::json::Object report;
+
+/// Prints `message` (if any) and writes the report with `status`; returns
+/// `code`.
+int finish(int code, llvm::StringRef status, const llvm::Twine &message) {
+  std::string text = message.str();
+  if (!text.empty())
+    llvm::errs() << "qimeng-run: " << text << "\n";
+  report["status"] = status;
+  report["message"] = text;
+  if (!reportFile.empty())
+    if (llvm::Error err = writeJSON(
+            reportFile, llvm::json::Value(llvm::json::Object(report))))
+      llvm::errs() << "qimeng-run: cannot write the report: "
+                   << llvm::toString(std::move(err)) << "\n";
+  return code;
+}
 
 int fail(const llvm::Twine &message) {
-  llvm::errs() << "qimeng-run: " << message << "\n";
-  return 1;
+  std::string text = message.str();
+  llvm::StringRef status = "error";
+  if (llvm::StringRef(text).contains("no CUDA driver/GPU found"))
+    status = "no-gpu";
+  else if (llvm::StringRef(text).starts_with("the reference"))
+    status = "reference-error";
+  return finish(1, status, text);
 }
 
 /// Runs `work` in a child process (before this process touches the GPU)
@@ -121,15 +168,18 @@ int runIsolated(unsigned seconds, llvm::function_ref<int()> work) {
     if (std::chrono::steady_clock::now() > deadline) {
       kill(child, SIGKILL);
       waitpid(child, &status, 0);
-      return fail(llvm::formatv("the run took longer than {0} s and was "
-                                "killed (a hanging kernel?)",
-                                seconds));
+      return finish(1, "timeout",
+                    llvm::formatv("the run took longer than {0} s and was "
+                                  "killed (a hanging kernel?)",
+                                  seconds));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  // A child that exited wrote its own report.
   if (WIFSIGNALED(status))
-    return fail(llvm::formatv("the run crashed: signal {0} ({1})",
-                              WTERMSIG(status), strsignal(WTERMSIG(status))));
+    return finish(1, "crash",
+                  llvm::formatv("the run crashed: signal {0} ({1})",
+                                WTERMSIG(status), strsignal(WTERMSIG(status))));
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -143,6 +193,10 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "QiMeng: compile and run a kernel function on the GPU\n");
 
+  report["format"] = "qimeng-run report 1";
+  report["input"] = std::string(inputFile);
+  report["mode"] = verify ? "verify" : "run";
+
   // Everything runs in the child: it creates the MLIR context's threads
   // and the CUDA context itself (neither survives a fork).
   auto work = [&]() -> int {
@@ -153,8 +207,8 @@ int main(int argc, char **argv) {
     SourceMgrDiagnosticHandler diagnostics(sources, &context);
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(inputFile, sources, &context);
-    if (!module)
-      return 1; // the parser reported the error with its location
+    if (!module) // the parser reported the error with its location
+      return finish(1, "error", "cannot parse " + inputFile);
 
     std::string entry = entryName;
     if (entry.empty()) {
@@ -168,6 +222,7 @@ int main(int argc, char **argv) {
                                   candidates.size()));
       entry = candidates.front().getSymName().str();
     }
+    report["entry"] = entry;
 
     RunOptions options;
     options.seed = seed;
@@ -185,6 +240,55 @@ int main(int argc, char **argv) {
         options.dynamicSizes[arg].push_back(size);
       }
     }
+    SmallVector<std::pair<unsigned, std::string>> inputFiles;
+    for (llvm::StringRef spec : inputs) {
+      auto [index, path] = spec.split('=');
+      unsigned arg = 0;
+      if (index.getAsInteger(10, arg) || path.empty())
+        return fail("--input wants I=path.npy, got '" + spec + "'");
+      inputFiles.emplace_back(arg, path.str());
+    }
+    // The .npy files need the argument types: read once a runner exists.
+    auto readInputs = [&](ArrayRef<MemRefType> argTypes) -> llvm::Error {
+      for (auto &[arg, path] : inputFiles) {
+        if (arg >= argTypes.size())
+          return llvm::createStringError(
+              llvm::formatv("--input {0}: @{1} has {2} argument(s)", arg, entry,
+                            argTypes.size()));
+        llvm::Expected<HostBuffer> buffer =
+            readNpy(path, argTypes[arg].getElementType());
+        if (!buffer)
+          return buffer.takeError();
+        options.inputs[arg] = std::move(*buffer);
+      }
+      return llvm::Error::success();
+    };
+    TimingOptions timing;
+    timing.warmup = warmup;
+    timing.runs = runs;
+    timing.flushL2 = !noFlush;
+    auto describeDevice = [&]() -> std::string {
+      llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
+      if (!driver) {
+        llvm::consumeError(driver.takeError());
+        return "?";
+      }
+      llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver);
+      if (!info) {
+        llvm::consumeError(info.takeError());
+        return "?";
+      }
+      report["device"] = toJSON(*info);
+      return info->name;
+    };
+    auto formatTiming = [](const Timing &t) {
+      return llvm::formatv("median {0:F4} ms (min {1:F4}, mean {2:F4}, "
+                           "stddev {3:F4}; {4} runs after {5} warm-up, L2 "
+                           "{6})",
+                           t.medianMs, t.minMs, t.meanMs, t.stddevMs, t.runs,
+                           t.warmup, t.flushBytes ? "flushed" : "not flushed")
+          .str();
+    };
 
     if (verify) {
       OwningOpRef<ModuleOp> referenceModule;
@@ -193,22 +297,29 @@ int main(int argc, char **argv) {
         referenceModule = parseSourceFile<ModuleOp>(referenceFile,
                                                     referenceSources, &context);
         if (!referenceModule)
-          return 1;
+          return finish(1, "reference-error", "cannot parse " + referenceFile);
       }
       llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
           *module, entry, referenceModule ? *referenceModule : ModuleOp());
       if (!verifier)
         return fail(llvm::toString(verifier.takeError()));
+      if (llvm::Error err = readInputs((*verifier)->getArgTypes()))
+        return fail(llvm::toString(std::move(err)));
+      std::string device = describeDevice();
       VerifyOptions verifyOptions;
       verifyOptions.trials = trials;
       verifyOptions.seed = seed;
       verifyOptions.run = options;
       if (absTol.getNumOccurrences() || relTol.getNumOccurrences())
         verifyOptions.tolerance = Tolerance{absTol, relTol};
-      llvm::Expected<VerifyReport> report = (*verifier)->verify(verifyOptions);
-      if (!report)
-        return fail(llvm::toString(report.takeError()));
-      for (const TrialReport &trial : report->trials) {
+      if (timeIt)
+        verifyOptions.timing = timing;
+      llvm::Expected<VerifyReport> verified =
+          (*verifier)->verify(verifyOptions);
+      if (!verified)
+        return fail(llvm::toString(verified.takeError()));
+      report["verify"] = toJSON(*verified);
+      for (const TrialReport &trial : verified->trials) {
         llvm::errs() << llvm::formatv("qimeng-run: trial seed {0}: {1}",
                                       trial.seed, trial.ok ? "ok" : "FAIL");
         for (const OutputReport &output : trial.outputs)
@@ -221,31 +332,43 @@ int main(int argc, char **argv) {
           llvm::errs() << " (" << trial.note << ")";
         llvm::errs() << "\n";
       }
-      if (report->suspiciousSpeedup)
+      if (verified->candidateTiming && verified->referenceTiming)
+        llvm::errs() << "qimeng-run: candidate "
+                     << formatTiming(*verified->candidateTiming)
+                     << "\nqimeng-run: reference "
+                     << formatTiming(*verified->referenceTiming) << "\n"
+                     << llvm::formatv("qimeng-run: speedup over the reference "
+                                      "{0:F2}x on {1}\n",
+                                      verified->speedup, device);
+      if (verified->suspiciousSpeedup)
         llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
                         "faster than the reference\n";
-      if (!report->ok)
-        return fail("@" + entry + " does not match the reference");
-      llvm::errs() << llvm::formatv(
-          "qimeng-run: @{0} matches the reference in {1} trial(s)\n", entry,
-          report->trials.size());
-      return 0;
+      if (!verified->ok)
+        return finish(1, "fail", "@" + entry + " does not match the reference");
+      return finish(0, "pass",
+                    llvm::formatv("@{0} matches the reference in {1} trial(s)",
+                                  entry, verified->trials.size()));
     }
 
     llvm::Expected<std::unique_ptr<Runner>> runner =
         Runner::create(*module, entry);
     if (!runner)
       return fail(llvm::toString(runner.takeError()));
-    RunResult result;
-    std::vector<double> times;
-    for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
-      llvm::Expected<RunResult> run = (*runner)->run(options);
-      if (!run)
-        return fail(llvm::toString(run.takeError()));
-      times.push_back(run->milliseconds);
-      result = std::move(*run);
+    if (llvm::Error err = readInputs((*runner)->getArgTypes()))
+      return fail(llvm::toString(std::move(err)));
+    std::string device = describeDevice();
+    llvm::Expected<RunResult> result = (*runner)->run(options);
+    if (!result)
+      return fail(llvm::toString(result.takeError()));
+    report["wall_ms"] = result->milliseconds;
+    std::string timed;
+    if (timeIt) {
+      llvm::Expected<Timing> measured = (*runner)->time(options, timing);
+      if (!measured)
+        return fail(llvm::toString(measured.takeError()));
+      report["timing"] = toJSON(*measured);
+      timed = ", " + formatTiming(*measured);
     }
-    std::sort(times.begin(), times.end());
 
     if (!outputDir.empty()) {
       if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
@@ -258,29 +381,20 @@ int main(int argc, char **argv) {
         return writeNpy(path, buffer.element, buffer.shape,
                         buffer.bytes.data());
       };
-      for (auto [i, buffer] : llvm::enumerate(result.args))
+      for (auto [i, buffer] : llvm::enumerate(result->args))
         if (llvm::Error err = write("arg", i, buffer))
           return fail(llvm::toString(std::move(err)));
-      for (auto [i, buffer] : llvm::enumerate(result.results))
+      for (auto [i, buffer] : llvm::enumerate(result->results))
         if (llvm::Error err = write("result", i, buffer))
           return fail(llvm::toString(std::move(err)));
     }
-    std::string device = "?";
-    if (llvm::Expected<cuda::Driver &> driver = cuda::Driver::get()) {
-      if (llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver))
-        device = info->name;
-      else
-        llvm::consumeError(info.takeError());
-    } else {
-      llvm::consumeError(driver.takeError());
-    }
-    llvm::errs() << llvm::formatv(
-        "qimeng-run: @{0} on {1}: {2} run(s), median {3:F3} ms (wall clock, "
-        "includes host code), {4} argument(s), {5} result(s){6}\n",
-        entry, device, times.size(), times[times.size() / 2],
-        result.args.size(), result.results.size(),
-        outputDir.empty() ? std::string() : ", written to " + outputDir);
-    return 0;
+    return finish(
+        0, "ok",
+        llvm::formatv(
+            "@{0} on {1}: {2} argument(s), {3} result(s){4}{5}", entry, device,
+            result->args.size(), result->results.size(),
+            outputDir.empty() ? std::string() : ", written to " + outputDir,
+            timed));
   };
   return timeout ? runIsolated(timeout, work) : work();
 }

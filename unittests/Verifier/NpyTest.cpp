@@ -120,3 +120,56 @@ TEST(RunnerInputsTest, HalfPrecisionIsRoundedAndIntegersAreZero) {
 }
 
 } // namespace
+
+TEST(NpyTest, DecodeReadsBackWhatEncodeWrites) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  float f32[6] = {1, -2, 3.5f, 4, 5, 6};
+  uint16_t f16[3] = {0x3c00, 0xc000, 0x3800}; // 1, -2, 0.5
+  int64_t i64[2] = {-7, 1LL << 40};
+  bool i1[3] = {true, false, true};
+  auto roundTrip = [&](Type type, llvm::ArrayRef<int64_t> shape,
+                       const void *data, size_t bytes) {
+    llvm::Expected<std::string> file = encodeNpy(type, shape, data);
+    ASSERT_TRUE(static_cast<bool>(file));
+    llvm::Expected<HostBuffer> back = decodeNpy(*file, type);
+    ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+    EXPECT_EQ(back->element, type);
+    EXPECT_EQ(llvm::ArrayRef<int64_t>(back->shape), shape);
+    ASSERT_EQ(back->bytes.size(), bytes);
+    EXPECT_EQ(std::memcmp(back->bytes.data(), data, bytes), 0);
+  };
+  roundTrip(b.getF32Type(), {2, 3}, f32, sizeof(f32));
+  roundTrip(b.getF16Type(), {3}, f16, sizeof(f16));
+  roundTrip(b.getI64Type(), {2, 1}, i64, sizeof(i64));
+  roundTrip(b.getI1Type(), {3}, i1, sizeof(i1));
+  roundTrip(b.getF32Type(), {}, f32, 4);
+  // bf16 goes through float32 and comes back exactly.
+  uint16_t bf16[2] = {0x3f80, 0xc040};
+  roundTrip(b.getBF16Type(), {2}, bf16, sizeof(bf16));
+}
+
+TEST(NpyTest, DecodeRejectsWhatItCannotUse) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  float data[4] = {1, 2, 3, 4};
+  std::string good = *encodeNpy(b.getF32Type(), {2, 2}, data);
+  auto reason = [&](llvm::StringRef file, Type type) {
+    llvm::Expected<HostBuffer> buffer = decodeNpy(file, type);
+    EXPECT_FALSE(static_cast<bool>(buffer));
+    return buffer ? std::string() : llvm::toString(buffer.takeError());
+  };
+  EXPECT_NE(reason("PK\x03\x04 not numpy", b.getF32Type()).find("magic"),
+            std::string::npos);
+  // A float32 file for an f16 argument.
+  EXPECT_NE(reason(good, b.getF16Type()).find("element type '<f4'"),
+            std::string::npos);
+  // Data cut short.
+  EXPECT_NE(reason(llvm::StringRef(good).drop_back(4), b.getF32Type())
+                .find("bytes of data"),
+            std::string::npos);
+  std::string fortran = good;
+  size_t at = fortran.find("False");
+  fortran.replace(at, 5, "True ");
+  EXPECT_NE(reason(fortran, b.getF32Type()).find("Fortran"), std::string::npos);
+}

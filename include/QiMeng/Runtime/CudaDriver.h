@@ -35,6 +35,9 @@ inline constexpr int kAttrMultiprocessorCount = 16;
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kAttrL2CacheSize = 38;
+/// Clock rates in kHz (may be unsupported: reports leave them out).
+inline constexpr int kAttrClockRate = 13;
+inline constexpr int kAttrMemoryClockRate = 36;
 /// CU_JIT_OPTIMIZATION_LEVEL.
 inline constexpr CUjit_option kJitOptimizationLevel = 7;
 /// CU_STREAM_NON_BLOCKING, CU_EVENT_DISABLE_TIMING.
@@ -70,6 +73,7 @@ struct DriverApi {
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*cuMemFree)(CUdeviceptr);
@@ -113,6 +117,8 @@ struct DeviceInfo {
   int multiprocessors = 0;
   int64_t l2Bytes = 0;
   int driverVersion = 0;
+  /// SM and memory clocks in kHz; 0 where the driver does not say.
+  int clockKHz = 0, memoryClockKHz = 0;
 };
 llvm::Expected<DeviceInfo> getDeviceInfo(const Driver &driver);
 

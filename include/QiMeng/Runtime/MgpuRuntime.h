@@ -32,6 +32,12 @@ llvm::ArrayRef<Symbol> getMgpuSymbols();
 /// std::nullopt.
 std::optional<std::string> takeError();
 
+/// While set (non-null), every stream the host code asks for is `stream`,
+/// and the host code's destroy calls leave it alone: the caller can order
+/// its own work (an L2 flush, timing events) around a call of a compiled
+/// function. nullptr restores one fresh stream per request.
+void setLaunchStream(void *stream);
+
 } // namespace mlir::qimeng::runtime
 
 #endif // QIMENG_RUNTIME_MGPURUNTIME_H

@@ -26,6 +26,16 @@ llvm::Error writeNpy(llvm::StringRef path, Type element,
 llvm::Expected<std::string>
 encodeNpy(Type element, llvm::ArrayRef<int64_t> shape, const void *data);
 
+struct HostBuffer;
+
+/// Reads a .npy file (the descrs getNpyDescr gives, C order) into a buffer of
+/// `element` type: the file's type must be that type's descr ('<f4' is
+/// converted for bf16). Errors name the file and what is wrong.
+llvm::Expected<HostBuffer> readNpy(llvm::StringRef path, Type element);
+
+/// Decodes the contents of a .npy file (see readNpy), for tests.
+llvm::Expected<HostBuffer> decodeNpy(llvm::StringRef contents, Type element);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_VERIFIER_NPY_H

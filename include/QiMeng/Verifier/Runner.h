@@ -45,14 +45,39 @@ struct RunOptions {
   SmallVector<bool> outputArgs;
   /// Sizes of the dynamic dimensions, per argument index (in order).
   std::map<unsigned, SmallVector<int64_t>> dynamicSizes;
+  /// Contents of arguments given by the caller (e.g. read from .npy), per
+  /// argument index: used as they are (never poisoned); their shapes give the
+  /// dynamic sizes.
+  std::map<unsigned, HostBuffer> inputs;
 };
+
+/// The timing protocol: `warmup` untimed calls, then `runs` calls each
+/// timed with CUDA events on the stream the kernels run on, with the L2
+/// cache flushed before every call (by writing twice its size).
+struct TimingOptions {
+  unsigned warmup = 10;
+  unsigned runs = 100;
+  bool flushL2 = true;
+};
+
+/// Statistics of the timed calls, in milliseconds.
+struct Timing {
+  unsigned warmup = 0, runs = 0;
+  /// Bytes written to flush the L2 before each call (0: not flushed).
+  int64_t flushBytes = 0;
+  double minMs = 0, medianMs = 0, meanMs = 0, stddevMs = 0, maxMs = 0;
+};
+
+/// min/median/mean/stddev (population)/max of `samples` (not empty).
+Timing summarizeSamples(llvm::ArrayRef<double> samples);
 
 struct RunResult {
   /// Every argument after the run (inputs and destination buffers).
   SmallVector<HostBuffer> args;
   /// The memrefs the function returns.
   SmallVector<HostBuffer> results;
-  /// Wall-clock time of the call, kernels synchronized.
+  /// Wall-clock time of the call, kernels synchronized (host code and
+  /// allocations included; `Runner::time` is the measurement).
   double milliseconds = 0;
   /// Arguments the function does not write whose contents changed anyway.
   SmallVector<unsigned> changedInputs;
@@ -75,6 +100,11 @@ public:
   /// seeded uniform numbers in [-1, 1) and the others with zeros, calls the
   /// function and copies every argument and result back.
   llvm::Expected<RunResult> run(const RunOptions &options);
+
+  /// Times the function on inputs built as `run` builds them (outputs are
+  /// not poisoned: NaN could change the speed), by the `timing` protocol.
+  llvm::Expected<Timing> time(const RunOptions &inputs,
+                              const TimingOptions &timing);
 
   llvm::ArrayRef<MemRefType> getArgTypes() const { return argTypes; }
   /// Whether the function writes argument I (found from the memory effects

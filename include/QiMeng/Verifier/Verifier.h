@@ -56,6 +56,9 @@ struct VerifyOptions {
   /// Overrides the per-type default.
   std::optional<Tolerance> tolerance;
   RunOptions run;
+  /// Also time candidate and reference by this protocol (after the trials,
+  /// on inputs of seed `seed`).
+  std::optional<TimingOptions> timing;
 };
 
 struct OutputReport {
@@ -79,9 +82,23 @@ struct TrialReport {
 struct VerifyReport {
   bool ok = true;
   SmallVector<TrialReport> trials;
+  /// With VerifyOptions::timing.
+  std::optional<Timing> candidateTiming, referenceTiming;
+  /// Reference time over candidate time: medians of the timed calls when
+  /// timed, else the trials' wall-clock times.
+  double speedup = 0;
   /// Set when the candidate ran more than 10x faster than the reference.
   bool suspiciousSpeedup = false;
 };
+
+/// Judges one trial from the candidate's run (`got`) and the reference's
+/// (`expected`) on the same inputs: the arguments flagged in `outputs` (what
+/// the reference writes) and the results must match within `tolerance`
+/// (default per type), and the candidate must have left every other
+/// argument unchanged.
+TrialReport judgeTrial(const RunResult &got, const RunResult &expected,
+                       llvm::ArrayRef<bool> outputs,
+                       std::optional<Tolerance> tolerance);
 
 class Verifier {
 public:
@@ -94,6 +111,11 @@ public:
   /// Runs the trials. Fails only when something could not run (compile
   /// error, CUDA error, no GPU); wrong results are a report with ok = false.
   llvm::Expected<VerifyReport> verify(const VerifyOptions &options);
+
+  /// The entry's argument types (the same on both sides).
+  llvm::ArrayRef<MemRefType> getArgTypes() const {
+    return candidate->getArgTypes();
+  }
 
 private:
   std::unique_ptr<Runner> candidate, reference;

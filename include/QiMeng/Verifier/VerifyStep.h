@@ -1,0 +1,73 @@
+//===- VerifyStep.h - Verify a candidate from a pass ------------*- C++ -*-===//
+//
+// The entry the micro-coding passes call after every step: is this
+// candidate module still the reference program? The check runs qimeng-run
+// --verify in a separate process (with a time limit), so a kernel that
+// faults, traps or hangs fails the step and never takes the compiler down,
+// and the compiler's own MLIR context is never shared with the GPU run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_VERIFIER_VERIFYSTEP_H
+#define QIMENG_VERIFIER_VERIFYSTEP_H
+
+#include "QiMeng/Verifier/Verifier.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::qimeng {
+
+enum class StepStatus {
+  /// Matches the reference in every trial.
+  Pass,
+  /// Compile error, wrong result, fault, crash or time-out: `reason` says.
+  Fail,
+  /// Nothing wrong with the candidate was found, but it could not be run:
+  /// no GPU, no qimeng-run, or the reference itself failed.
+  CouldNotRun,
+};
+
+struct StepOptions {
+  unsigned trials = 3;
+  uint64_t seed = 0;
+  /// Overrides the per-type default.
+  std::optional<Tolerance> tolerance;
+  /// Time candidate and reference (same protocol) when set.
+  std::optional<TimingOptions> timing;
+  /// Limit for the whole check (compiles, trials, timing), in seconds.
+  unsigned timeoutSeconds = 300;
+  /// The qimeng-run to use; empty: $QIMENG_RUN, else the one beside the
+  /// running executable, else qimeng-run on PATH.
+  std::string runTool;
+};
+
+struct StepResult {
+  StepStatus status = StepStatus::CouldNotRun;
+  /// Why it failed or could not run (empty on Pass).
+  std::string reason;
+  /// With StepOptions::timing.
+  std::optional<Timing> candidateTiming, referenceTiming;
+  /// The full qimeng-run report (see docs/user-guide.md), when one came.
+  llvm::json::Object report;
+};
+
+/// Checks `candidate`'s function `entry` against `reference`'s on the GPU:
+/// fresh seeded inputs per trial, NaN-poisoned outputs, unchanged inputs,
+/// per-type tolerance (see Verifier). Both modules may hold linalg on tensors
+/// or memrefs; neither is modified.
+StepResult verifyStep(ModuleOp candidate, ModuleOp reference,
+                      llvm::StringRef entry, const StepOptions &options = {});
+
+/// "pass", "fail" or "could-not-run".
+llvm::StringRef stringifyStepStatus(StepStatus status);
+
+/// Reads a timing back from its JSON form (see toJSON(const Timing &)).
+std::optional<Timing> timingFromJSON(const llvm::json::Value *value);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_VERIFIER_VERIFYSTEP_H

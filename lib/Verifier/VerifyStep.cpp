@@ -1,0 +1,194 @@
+//===- VerifyStep.cpp - Verify a candidate from a pass --------------------===//
+
+#include "QiMeng/Verifier/VerifyStep.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+llvm::StringRef mlir::qimeng::stringifyStepStatus(StepStatus status) {
+  switch (status) {
+  case StepStatus::Pass:
+    return "pass";
+  case StepStatus::Fail:
+    return "fail";
+  case StepStatus::CouldNotRun:
+    return "could-not-run";
+  }
+  llvm_unreachable("unknown step status");
+}
+
+std::optional<Timing>
+mlir::qimeng::timingFromJSON(const llvm::json::Value *value) {
+  const llvm::json::Object *object = value ? value->getAsObject() : nullptr;
+  if (!object)
+    return std::nullopt;
+  Timing timing;
+  std::optional<double> median = object->getNumber("median_ms");
+  if (!median)
+    return std::nullopt;
+  timing.medianMs = *median;
+  timing.minMs = object->getNumber("min_ms").value_or(0);
+  timing.meanMs = object->getNumber("mean_ms").value_or(0);
+  timing.stddevMs = object->getNumber("stddev_ms").value_or(0);
+  timing.maxMs = object->getNumber("max_ms").value_or(0);
+  timing.runs = object->getInteger("runs").value_or(0);
+  timing.warmup = object->getInteger("warmup").value_or(0);
+  timing.flushBytes = object->getInteger("l2_flush_bytes").value_or(0);
+  return timing;
+}
+
+/// The qimeng-run to call (see StepOptions::runTool), or an empty string.
+static std::string findRunTool(const StepOptions &options) {
+  if (!options.runTool.empty())
+    return options.runTool;
+  if (const char *fromEnv = std::getenv("QIMENG_RUN"); fromEnv && *fromEnv)
+    return fromEnv;
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable("qimeng", &anchor);
+  if (!self.empty()) {
+    llvm::SmallString<256> beside(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(beside, "qimeng-run");
+    if (llvm::sys::fs::can_execute(beside))
+      return std::string(beside);
+  }
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("qimeng-run"))
+    return *onPath;
+  return {};
+}
+
+/// Temporary files removed on destruction.
+namespace {
+struct TempFiles {
+  SmallVector<std::string> paths;
+  ~TempFiles() {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  }
+  llvm::Expected<std::string> make(llvm::StringRef suffix) {
+    llvm::SmallString<128> path;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("qimeng-step", suffix, path))
+      return llvm::createStringError("cannot create a temporary file: " +
+                                     ec.message());
+    paths.push_back(std::string(path));
+    return paths.back();
+  }
+};
+} // namespace
+
+static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    module->print(os, OpPrintingFlags().enableDebugInfo(false));
+    return llvm::Error::success();
+  });
+}
+
+StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
+                                    llvm::StringRef entry,
+                                    const StepOptions &options) {
+  StepResult result;
+  auto couldNotRun = [&](const llvm::Twine &why) {
+    result.status = StepStatus::CouldNotRun;
+    result.reason = why.str();
+    return std::move(result);
+  };
+  std::string tool = findRunTool(options);
+  if (tool.empty())
+    return couldNotRun("qimeng-run not found (set QIMENG_RUN or put it on "
+                       "PATH)");
+  TempFiles temps;
+  llvm::Expected<std::string> candidatePath = temps.make("mlir");
+  llvm::Expected<std::string> referencePath = temps.make("mlir");
+  llvm::Expected<std::string> reportPath = temps.make("json");
+  llvm::Expected<std::string> logPath = temps.make("log");
+  for (llvm::Expected<std::string> *path :
+       {&candidatePath, &referencePath, &reportPath, &logPath})
+    if (!*path)
+      return couldNotRun(llvm::toString(path->takeError()));
+  if (llvm::Error err = writeModule(candidate, *candidatePath))
+    return couldNotRun(llvm::toString(std::move(err)));
+  if (llvm::Error err = writeModule(reference, *referencePath))
+    return couldNotRun(llvm::toString(std::move(err)));
+  // The report is written only by qimeng-run: an empty file is no report.
+  llvm::sys::fs::remove(*reportPath);
+
+  SmallVector<std::string> args = {
+      tool,
+      *candidatePath,
+      "--verify",
+      "--reference=" + *referencePath,
+      "--entry=" + entry.str(),
+      llvm::formatv("--trials={0}", options.trials).str(),
+      llvm::formatv("--seed={0}", options.seed).str(),
+      llvm::formatv("--timeout={0}", options.timeoutSeconds).str(),
+      "--report=" + *reportPath};
+  if (options.tolerance) {
+    args.push_back(llvm::formatv("--atol={0}", options.tolerance->atol));
+    args.push_back(llvm::formatv("--rtol={0}", options.tolerance->rtol));
+  }
+  if (options.timing) {
+    args.push_back("--time");
+    args.push_back(llvm::formatv("--warmup={0}", options.timing->warmup));
+    args.push_back(llvm::formatv("--runs={0}", options.timing->runs));
+    if (!options.timing->flushL2)
+      args.push_back("--no-l2-flush");
+  }
+  SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(*logPath),
+                                                llvm::StringRef(*logPath)};
+  std::string execError;
+  // qimeng-run enforces the limit on its child; this one is the backstop.
+  int code =
+      llvm::sys::ExecuteAndWait(tool, argRefs, std::nullopt, redirects,
+                                options.timeoutSeconds + 60, 0, &execError);
+  if (code == -1)
+    return couldNotRun("cannot run " + tool + ": " + execError);
+
+  auto report = llvm::MemoryBuffer::getFile(*reportPath);
+  llvm::Expected<llvm::json::Value> parsed =
+      report ? llvm::json::parse((*report)->getBuffer())
+             : llvm::Expected<llvm::json::Value>(
+                   llvm::createStringError("no report"));
+  if (!parsed || !parsed->getAsObject()) {
+    if (parsed)
+      return couldNotRun(tool + " wrote a report that is not an object");
+    llvm::consumeError(parsed.takeError());
+    // No report: the checker itself died or was killed.
+    std::string log;
+    if (auto text = llvm::MemoryBuffer::getFile(*logPath))
+      log = llvm::StringRef((*text)->getBuffer()).trim().rsplit('\n').second;
+    return couldNotRun(llvm::formatv("{0} exited with {1} and no report{2}",
+                                     tool, code, log.empty() ? "" : ": " + log)
+                           .str());
+  }
+  result.report = std::move(*parsed->getAsObject());
+  llvm::StringRef status = result.report.getString("status").value_or("error");
+  result.reason = result.report.getString("message").value_or("").str();
+  if (const llvm::json::Object *verify = result.report.getObject("verify"))
+    if (const llvm::json::Object *timing = verify->getObject("timing")) {
+      result.candidateTiming = timingFromJSON(timing->get("candidate"));
+      result.referenceTiming = timingFromJSON(timing->get("reference"));
+    }
+  if (status == "pass") {
+    result.status = StepStatus::Pass;
+    result.reason.clear();
+  } else if (status == "fail" || status == "error" || status == "crash" ||
+             status == "timeout") {
+    result.status = StepStatus::Fail;
+  } else {
+    result.status = StepStatus::CouldNotRun;
+  }
+  return result;
+}
