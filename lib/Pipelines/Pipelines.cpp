@@ -54,9 +54,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
       llvm::cl::init("+ptx80")};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
-      llvm::cl::init(3)};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimization level"),
+                                    llvm::cl::init(3)};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu.binary holds: isa (PTX, needs nothing), bin "
@@ -73,9 +73,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 
 /// True when no LLM endpoint is configured in the environment.
 bool noLLMConfigured() {
-  for (const char *var : {"QIMENG_LLM_BASE_URL", "OPENAI_BASE_URL",
-                          "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
-                          "ANTHROPIC_BASE_URL", "QIMENG_LLM_PROVIDER"})
+  for (const char *var :
+       {"QIMENG_LLM_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "QIMENG_LLM_PROVIDER"})
     if (const char *value = std::getenv(var); value && *value)
       return false;
   return true;
@@ -116,10 +116,12 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
         "'; expected isa, bin or fatbin"));
     return;
   }
-  // Constants and index math used inside the launch move into it, so the
-  // outliner does not turn them into kernel arguments.
+  // What a runner needs to call the functions after lowering.
+  pm.addPass(qimeng::createQiMengRecordSignaturesPass());
   // Temporaries the kernels use: managed memory instead of host malloc.
   pm.addPass(qimeng::createQiMengDeviceAllocsPass());
+  // Constants and index math used inside the launch move into it, so the
+  // outliner does not turn them into kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Outlining copies shared-memory globals into the gpu.module; drop the

@@ -6,10 +6,9 @@
 #include "QiMeng/Runtime/MgpuRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/APFloat.h"
@@ -100,37 +99,6 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
   return llvm::Error::success();
 }
 
-/// The function argument `value` is (a view of), or null.
-static BlockArgument getRootArgument(Value value, func::FuncOp func) {
-  while (value) {
-    if (auto arg = dyn_cast<BlockArgument>(value))
-      return arg.getOwner() == &func.getBody().front() ? arg : BlockArgument();
-    Operation *def = value.getDefiningOp();
-    if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else
-      return BlockArgument();
-  }
-  return BlockArgument();
-}
-
-/// Which arguments of `func` something writes to.
-static SmallVector<bool> findWrittenArgs(func::FuncOp func) {
-  SmallVector<bool> written(func.getNumArguments(), false);
-  func.walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances)
-      if (isa<MemoryEffects::Write>(effect.getEffect()))
-        if (BlockArgument arg = getRootArgument(effect.getValue(), func))
-          written[arg.getArgNumber()] = true;
-  });
-  return written;
-}
-
 llvm::Expected<std::unique_ptr<Runner>>
 Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
   MLIRContext *ctx = module.getContext();
@@ -150,31 +118,53 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
       return llvm::createStringError("compiling failed: " + diagnostics);
     return llvm::Error::success();
   };
-  // Plan, bufferize and realize: the entry's signature is then on memrefs.
-  if (llvm::Error err =
-          runPipeline(reference ? "llm-plan{naive=true}" : "llm-plan"))
-    return std::move(err);
-  auto func = copy->lookupSymbol<func::FuncOp>(entry);
+  // A module not lowered yet is planned, bufferized, realized and lowered;
+  // the lowering records the entry's memref signature on its llvm.func.
+  if (!copy->lookupSymbol<LLVM::LLVMFuncOp>(entry)) {
+    if (llvm::Error err =
+            runPipeline(reference ? "llm-plan{naive=true}" : "llm-plan"))
+      return std::move(err);
+    auto func = copy->lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal())
+      return llvm::createStringError("no function @" + entry +
+                                     " with a body in the module");
+    if (llvm::Error err = runPipeline("lower-to-nvvm"))
+      return std::move(err);
+  } else if (reference) {
+    return llvm::createStringError(
+        "the reference is lowered already: give the original program");
+  }
+  auto func = copy->lookupSymbol<LLVM::LLVMFuncOp>(entry);
   if (!func || func.isExternal())
     return llvm::createStringError("no function @" + entry +
                                    " with a body in the module");
+  auto signature = func->getAttrOfType<TypeAttr>("qimeng.signature");
+  auto written = func->getAttrOfType<DenseBoolArrayAttr>("qimeng.written_args");
+  auto functionType =
+      signature ? dyn_cast<FunctionType>(signature.getValue()) : nullptr;
+  if (!functionType || !written ||
+      written.size() != static_cast<int64_t>(functionType.getNumInputs()))
+    return llvm::createStringError(
+        "@" + entry +
+        " is lowered to LLVM without its memref signature "
+        "(qimeng.signature, qimeng.written_args): lower it with qimeng-opt "
+        "--lower-to-nvvm");
   std::unique_ptr<Runner> runner(new Runner());
   runner->entry = entry.str();
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+  for (auto [i, type] : llvm::enumerate(functionType.getInputs())) {
     if (llvm::Error err = checkMemRef(
             type, llvm::formatv("argument {0} of @{1}", i, entry).str()))
       return std::move(err);
     runner->argTypes.push_back(cast<MemRefType>(type));
   }
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+  for (auto [i, type] : llvm::enumerate(functionType.getResults())) {
     if (llvm::Error err = checkMemRef(
             type, llvm::formatv("result {0} of @{1}", i, entry).str()))
       return std::move(err);
     runner->resultTypes.push_back(cast<MemRefType>(type));
   }
-  runner->writtenArgs = findWrittenArgs(func);
-  if (llvm::Error err = runPipeline("lower-to-nvvm"))
-    return std::move(err);
+  runner->writtenArgs.assign(written.asArrayRef().begin(),
+                             written.asArrayRef().end());
 
   // The GPU first: loading the kernels runs at JIT initialization.
   llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();

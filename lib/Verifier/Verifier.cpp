@@ -2,6 +2,7 @@
 
 #include "QiMeng/Verifier/Verifier.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -113,6 +114,10 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
                  ModuleOp referenceModule) {
+  if (!referenceModule && module.lookupSymbol<LLVM::LLVMFuncOp>(entry))
+    return llvm::createStringError(
+        "@" + entry +
+        " is lowered already: give the original program as the reference");
   std::unique_ptr<Verifier> verifier(new Verifier());
   auto candidate = Runner::create(module, entry, /*reference=*/false);
   if (!candidate)

@@ -28,6 +28,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -212,15 +213,18 @@ int main(int argc, char **argv) {
 
     std::string entry = entryName;
     if (entry.empty()) {
-      SmallVector<func::FuncOp> candidates;
-      for (auto func : module->getOps<func::FuncOp>())
-        if (!func.isExternal() && func.isPublic())
-          candidates.push_back(func);
+      // Public functions with a body; once lowered, those --lower-to-nvvm
+      // recorded a signature for.
+      SmallVector<llvm::StringRef> candidates;
+      for (auto func : module->getOps<FunctionOpInterface>())
+        if (!func.isExternal() && func.isPublic() &&
+            (isa<func::FuncOp>(func) || func->hasAttr("qimeng.signature")))
+          candidates.push_back(func.getName());
       if (candidates.size() != 1)
         return fail(llvm::formatv("the module has {0} public functions with a "
                                   "body; name one with --entry",
                                   candidates.size()));
-      entry = candidates.front().getSymName().str();
+      entry = candidates.front().str();
     }
     report["entry"] = entry;
 

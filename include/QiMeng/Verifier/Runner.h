@@ -87,12 +87,13 @@ class Runner {
 public:
   ~Runner();
 
-  /// Compiles `module` (not modified) and JITs the host code of `entry`,
-  /// which must take and return memrefs (tensors before bufferization) of
-  /// f32, f16, bf16, f64, i1, i8, i16, i32 or i64. Loading the kernels needs
-  /// the GPU: with none, fails with "no CUDA driver/GPU found: ...".
-  /// With `reference`, every op gets the plain plan (`llm-plan{naive}`): an
-  /// independent path to the same results.
+  /// Compiles `module` (not modified) unless it is lowered already (output
+  /// of `--lower-to-nvvm`, which records the memref signature), and JITs the
+  /// host code of `entry`, which must take and return memrefs (tensors
+  /// before bufferization) of f32, f16, bf16, f64, i1, i8, i16, i32 or i64.
+  /// Loading the kernels needs the GPU: with none, fails with "no CUDA
+  /// driver/GPU found: ...". With `reference`, every op gets the plain plan
+  /// (`llm-plan{naive}`): an independent path to the same results.
   static llvm::Expected<std::unique_ptr<Runner>>
   create(ModuleOp module, llvm::StringRef entry, bool reference = false);
 

@@ -131,6 +131,27 @@ def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def QiMengRecordSignaturesPass : Pass<"qimeng-record-signatures", "ModuleOp"> {
+  let summary = "Record each public function's memref signature for runners";
+  let description = [{
+    Lowering to LLVM expands every memref argument into pointers and
+    integers, and drops what a runner needs to call the function: the memref
+    types and which arguments the function writes. This pass (the first step
+    of `--lower-to-nvvm`) records both on every public function with a body,
+    as discardable attributes that survive the lowering to `llvm.func`:
+
+    ```mlir
+    func.func @relu(%x: memref<8xf32>, %y: memref<8xf32>)
+        attributes {qimeng.signature = (memref<8xf32>, memref<8xf32>) -> (),
+                    qimeng.written_args = array<i1: false, true>}
+    ```
+
+    An argument counts as written when an op inside the function has a
+    memory write effect on it or on a view of it. `qimeng-run` reads the
+    attributes to run modules that are already lowered.
+  }];
+}
+
 def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {
   let summary = "Write the PTX of every gpu.binary to files";
   let description = [{

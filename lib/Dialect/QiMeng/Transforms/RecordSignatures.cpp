@@ -1,0 +1,61 @@
+//===- RecordSignatures.cpp - Memref signatures for runners ---------------===//
+
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::qimeng {
+#define GEN_PASS_DEF_QIMENGRECORDSIGNATURESPASS
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+
+namespace {
+
+/// The argument of `func` that `value` is (a view of), or null.
+BlockArgument getRootArgument(Value value, func::FuncOp func) {
+  while (value) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == &func.getBody().front() ? arg : BlockArgument();
+    auto view = dyn_cast_or_null<ViewLikeOpInterface>(value.getDefiningOp());
+    if (!view)
+      return BlockArgument();
+    value = view.getViewSource();
+  }
+  return BlockArgument();
+}
+
+/// Which arguments of `func` an op inside it writes to.
+SmallVector<bool> findWrittenArgs(func::FuncOp func) {
+  SmallVector<bool> written(func.getNumArguments(), false);
+  func.walk([&](MemoryEffectOpInterface op) {
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    op.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects)
+      if (isa<MemoryEffects::Write>(effect.getEffect()))
+        if (BlockArgument arg = getRootArgument(effect.getValue(), func))
+          written[arg.getArgNumber()] = true;
+  });
+  return written;
+}
+
+class QiMengRecordSignaturesPass
+    : public impl::QiMengRecordSignaturesPassBase<QiMengRecordSignaturesPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    Builder builder(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.isPublic())
+        continue;
+      func->setAttr("qimeng.signature", TypeAttr::get(func.getFunctionType()));
+      func->setAttr("qimeng.written_args",
+                    builder.getDenseBoolArrayAttr(findWrittenArgs(func)));
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::qimeng
