@@ -74,13 +74,16 @@ llvm::json::Object mlir::qimeng::toJSON(const VerifyReport &report) {
     trials.push_back(std::move(entry));
   }
   llvm::json::Object out{{"ok", report.ok},
+                         {"reference_on", report.referenceOn},
                          {"trials", std::move(trials)},
                          {"speedup", number(report.speedup)},
                          {"suspicious_speedup", report.suspiciousSpeedup}};
-  if (report.candidateTiming && report.referenceTiming)
-    out["timing"] =
-        llvm::json::Object{{"candidate", toJSON(*report.candidateTiming)},
-                           {"reference", toJSON(*report.referenceTiming)}};
+  if (report.candidateTiming) {
+    llvm::json::Object timing{{"candidate", toJSON(*report.candidateTiming)}};
+    if (report.referenceTiming)
+      timing["reference"] = toJSON(*report.referenceTiming);
+    out["timing"] = std::move(timing);
+  }
   return out;
 }
 

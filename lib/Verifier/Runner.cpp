@@ -99,8 +99,20 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
   return llvm::Error::success();
 }
 
+/// The CPU lowering of an unplanned program: loops over host memrefs.
+static constexpr llvm::StringLiteral kCpuPipeline =
+    "qimeng-strip-plans,qimeng-prepare,"
+    "one-shot-bufferize{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map},canonicalize,"
+    "qimeng-record-signatures,convert-linalg-to-loops,lower-affine,"
+    "convert-scf-to-cf,expand-strided-metadata,convert-math-to-llvm,"
+    "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
+    "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+    "reconcile-unrealized-casts";
+
 llvm::Expected<std::unique_ptr<Runner>>
-Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
+Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
+  bool reference = mode != RunnerMode::Planned;
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> copy = module.clone();
   std::string diagnostics;
@@ -110,7 +122,8 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
     return success();
   });
   auto runPipeline = [&](llvm::StringRef pipeline) -> llvm::Error {
-    PassManager pm(ctx);
+    PassManager pm(ctx, ModuleOp::getOperationName(),
+                   OpPassManager::Nesting::Implicit);
     if (failed(parsePassPipeline(pipeline, pm)))
       return llvm::createStringError("internal error: bad pipeline " +
                                      pipeline);
@@ -121,15 +134,20 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
   // A module not lowered yet is planned, bufferized, realized and lowered;
   // the lowering records the entry's memref signature on its llvm.func.
   if (!copy->lookupSymbol<LLVM::LLVMFuncOp>(entry)) {
-    if (llvm::Error err =
-            runPipeline(reference ? "llm-plan{naive=true}" : "llm-plan"))
-      return std::move(err);
     auto func = copy->lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       return llvm::createStringError("no function @" + entry +
                                      " with a body in the module");
-    if (llvm::Error err = runPipeline("lower-to-nvvm"))
-      return std::move(err);
+    if (mode == RunnerMode::Cpu) {
+      if (llvm::Error err = runPipeline(kCpuPipeline))
+        return std::move(err);
+    } else {
+      if (llvm::Error err =
+              runPipeline(reference ? "llm-plan{naive=true}" : "llm-plan"))
+        return std::move(err);
+      if (llvm::Error err = runPipeline("lower-to-nvvm"))
+        return std::move(err);
+    }
   } else if (reference) {
     return llvm::createStringError(
         "the reference is lowered already: give the original program");
@@ -151,6 +169,7 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
         "--lower-to-nvvm");
   std::unique_ptr<Runner> runner(new Runner());
   runner->entry = entry.str();
+  runner->onCpu = mode == RunnerMode::Cpu;
   for (auto [i, type] : llvm::enumerate(functionType.getInputs())) {
     if (llvm::Error err = checkMemRef(
             type, llvm::formatv("argument {0} of @{1}", i, entry).str()))
@@ -167,9 +186,9 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
                              written.asArrayRef().end());
 
   // The GPU first: loading the kernels runs at JIT initialization.
-  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
-  if (!driver)
-    return driver.takeError();
+  if (!runner->onCpu)
+    if (llvm::Expected<cuda::Driver &> driver = cuda::Driver::get(); !driver)
+      return driver.takeError();
   ExecutionEngineOptions options;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
   options.enableGDBNotificationListener = false;
@@ -195,13 +214,16 @@ Runner::create(ModuleOp module, llvm::StringRef entry, bool reference) {
 
 namespace {
 
-/// A managed-memory buffer, freed on destruction.
-struct ManagedBuffer {
+/// An argument buffer: CUDA managed memory, or host memory (no driver),
+/// freed on destruction.
+struct ArgBuffer {
   const cuda::Driver *driver = nullptr;
-  cuda::CUdeviceptr ptr = 0;
-  ~ManagedBuffer() {
-    if (ptr)
-      (void)driver->api().cuMemFree(ptr);
+  void *ptr = nullptr;
+  ~ArgBuffer() {
+    if (ptr && driver)
+      (void)driver->api().cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(ptr));
+    else
+      std::free(ptr);
   }
 };
 
@@ -218,7 +240,7 @@ struct Descriptor {
 struct Invocation {
   Invocation() = default;
   Invocation(const Invocation &) = delete;
-  std::vector<std::unique_ptr<ManagedBuffer>> buffers;
+  std::vector<std::unique_ptr<ArgBuffer>> buffers;
   SmallVector<Descriptor> descriptors;
   /// Contents of the arguments the function must not write.
   SmallVector<std::pair<unsigned, std::vector<char>>> snapshots;
@@ -266,11 +288,11 @@ getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
   return shape;
 }
 
-/// Allocates and fills the arguments (see Runner::run) and packs them.
-llvm::Error prepare(const cuda::Driver &driver, ArrayRef<MemRefType> argTypes,
+/// Allocates and fills the arguments (see Runner::run) and packs them: in
+/// managed memory, or in host memory without a `driver`.
+llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
                     ArrayRef<MemRefType> resultTypes, ArrayRef<bool> outputs,
                     const RunOptions &options, Invocation &call) {
-  const cuda::DriverApi &api = driver.api();
   for (auto [i, type] : llvm::enumerate(argTypes)) {
     llvm::Expected<SmallVector<int64_t>> shape = getArgShape(i, type, options);
     if (!shape)
@@ -280,13 +302,22 @@ llvm::Error prepare(const cuda::Driver &driver, ArrayRef<MemRefType> argTypes,
       count *= d;
     int64_t bytes =
         std::max<int64_t>(1, count) * getElementBytes(type.getElementType());
-    auto buffer = std::make_unique<ManagedBuffer>();
-    buffer->driver = &driver;
-    if (llvm::Error err = driver.check(
-            api.cuMemAllocManaged(&buffer->ptr, bytes, cuda::kMemAttachGlobal),
-            "cuMemAllocManaged"))
-      return err;
-    void *data = reinterpret_cast<void *>(buffer->ptr);
+    auto buffer = std::make_unique<ArgBuffer>();
+    buffer->driver = driver;
+    if (driver) {
+      cuda::CUdeviceptr ptr = 0;
+      if (llvm::Error err =
+              driver->check(driver->api().cuMemAllocManaged(
+                                &ptr, bytes, cuda::kMemAttachGlobal),
+                            "cuMemAllocManaged"))
+        return err;
+      buffer->ptr = reinterpret_cast<void *>(ptr);
+    } else {
+      buffer->ptr = std::aligned_alloc(64, llvm::alignTo(bytes, 64));
+      if (!buffer->ptr)
+        return llvm::createStringError("out of host memory");
+    }
+    void *data = buffer->ptr;
     if (auto given = options.inputs.find(i); given != options.inputs.end())
       std::memcpy(data, given->second.bytes.data(), given->second.bytes.size());
     else if (options.poisonOutputs && outputs[i])
@@ -327,8 +358,9 @@ llvm::Error prepare(const cuda::Driver &driver, ArrayRef<MemRefType> argTypes,
 }
 
 /// Frees the memrefs the last call returned (allocated by the function:
-/// gpu.alloc in managed memory) unless they are arguments.
-void releaseResults(const cuda::Driver &driver,
+/// gpu.alloc in managed memory, malloc without a `driver`) unless they are
+/// arguments.
+void releaseResults(const cuda::Driver *driver,
                     ArrayRef<MemRefType> resultTypes, Invocation &call) {
   llvm::SmallPtrSet<void *, 4> freed;
   for (const Descriptor &desc : call.descriptors)
@@ -336,11 +368,15 @@ void releaseResults(const cuda::Driver &driver,
   size_t word = 0;
   for (MemRefType type : resultTypes) {
     auto *allocated = reinterpret_cast<void *>(call.resultStorage[word]);
-    if (allocated && freed.insert(allocated).second)
+    if (!allocated || !freed.insert(allocated).second)
+      ;
+    else if (driver)
       // Memory the host code took from malloc is not the driver's: the call
       // fails harmlessly and the buffer leaks.
-      (void)driver.api().cuMemFree(
+      (void)driver->api().cuMemFree(
           reinterpret_cast<cuda::CUdeviceptr>(allocated));
+    else
+      std::free(allocated);
     word += 3 + 2 * type.getRank();
   }
 }
@@ -378,8 +414,18 @@ Timing mlir::qimeng::summarizeSamples(llvm::ArrayRef<double> samples) {
   return timing;
 }
 
-llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
+/// The driver with its context current, or null for a CPU runner.
+static llvm::Expected<const cuda::Driver *> getDriver(bool onCpu) {
+  if (onCpu)
+    return nullptr;
   llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
+  if (!driver)
+    return driver.takeError();
+  return &*driver;
+}
+
+llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
+  llvm::Expected<const cuda::Driver *> driver = getDriver(onCpu);
   if (!driver)
     return driver.takeError();
   ArrayRef<bool> outputs = options.outputArgs.empty()
@@ -396,13 +442,15 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
 
   auto start = std::chrono::steady_clock::now();
   llvm::Error invoked = engine->invokePacked(entry, call.packed);
-  cuda::CUresult synced = driver->api().cuCtxSynchronize();
+  cuda::CUresult synced =
+      *driver ? (*driver)->api().cuCtxSynchronize() : cuda::kSuccess;
   auto stop = std::chrono::steady_clock::now();
   if (invoked)
     return std::move(invoked);
-  if (llvm::Error err =
-          checkCall(*driver, synced, "a kernel (cuCtxSynchronize)"))
-    return std::move(err);
+  if (*driver)
+    if (llvm::Error err =
+            checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
+      return std::move(err);
 
   RunResult result;
   result.milliseconds =
@@ -445,17 +493,35 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
 
 llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
                                     const TimingOptions &timing) {
-  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
-  if (!driver)
-    return driver.takeError();
-  const cuda::DriverApi &api = driver->api();
+  llvm::Expected<const cuda::Driver *> driverOrNull = getDriver(onCpu);
+  if (!driverOrNull)
+    return driverOrNull.takeError();
   RunOptions options = inputs;
   options.poisonOutputs = false;
   SmallVector<bool> noOutputs(argTypes.size(), true);
   Invocation call;
-  if (llvm::Error err =
-          prepare(*driver, argTypes, resultTypes, noOutputs, options, call))
+  if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
+                                options, call))
     return std::move(err);
+  if (onCpu) {
+    // Wall clock on the host: nothing to flush, no events.
+    std::vector<double> samples;
+    for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error err = engine->invokePacked(entry, call.packed))
+        return std::move(err);
+      auto stop = std::chrono::steady_clock::now();
+      releaseResults(nullptr, resultTypes, call);
+      if (i >= timing.warmup)
+        samples.push_back(
+            std::chrono::duration<double, std::milli>(stop - start).count());
+    }
+    Timing summary = summarizeSamples(samples);
+    summary.warmup = timing.warmup;
+    return summary;
+  }
+  const cuda::Driver *driver = *driverOrNull;
+  const cuda::DriverApi &api = driver->api();
 
   // The kernels run on one stream with the events and the flush; the stream,
   // events and flush buffer go away however this returns.
@@ -525,7 +591,7 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
             driver->check(api.cuEventElapsedTime(&ms, res.start, res.stop),
                           "cuEventElapsedTime"))
       return std::move(err);
-    releaseResults(*driver, resultTypes, call);
+    releaseResults(driver, resultTypes, call);
     if (i >= timing.warmup)
       samples.push_back(ms);
   }

@@ -3,8 +3,10 @@
 #include "QiMeng/Verifier/Verifier.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstring>
@@ -111,19 +113,41 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   return result;
 }
 
+RunnerMode mlir::qimeng::chooseReferenceMode(ModuleOp module) {
+  uint64_t iterations = 0;
+  bool dynamic = false;
+  module.walk([&](linalg::LinalgOp op) {
+    uint64_t product = 1;
+    for (int64_t range : op.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range))
+        dynamic = true;
+      else
+        product = llvm::SaturatingMultiply(product, uint64_t(range));
+    }
+    iterations = llvm::SaturatingAdd(iterations, product);
+  });
+  return dynamic || iterations > uint64_t(kCpuReferenceIterations)
+             ? RunnerMode::NaiveGpu
+             : RunnerMode::Cpu;
+}
+
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
-                 ModuleOp referenceModule) {
+                 ModuleOp referenceModule, ReferenceOn referenceOn) {
   if (!referenceModule && module.lookupSymbol<LLVM::LLVMFuncOp>(entry))
     return llvm::createStringError(
         "@" + entry +
         " is lowered already: give the original program as the reference");
   std::unique_ptr<Verifier> verifier(new Verifier());
-  auto candidate = Runner::create(module, entry, /*reference=*/false);
+  auto candidate = Runner::create(module, entry, RunnerMode::Planned);
   if (!candidate)
     return candidate.takeError();
-  auto reference = Runner::create(referenceModule ? referenceModule : module,
-                                  entry, /*reference=*/true);
+  ModuleOp original = referenceModule ? referenceModule : module;
+  RunnerMode mode = referenceOn == ReferenceOn::Cpu ? RunnerMode::Cpu
+                    : referenceOn == ReferenceOn::Gpu
+                        ? RunnerMode::NaiveGpu
+                        : chooseReferenceMode(original);
+  auto reference = Runner::create(original, entry, mode);
   if (!reference)
     return llvm::createStringError("the reference does not compile: " +
                                    llvm::toString(reference.takeError()));
@@ -188,6 +212,7 @@ TrialReport mlir::qimeng::judgeTrial(const RunResult &got,
 
 llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
   VerifyReport report;
+  report.referenceOn = reference->isOnCpu() ? "cpu" : "gpu-naive";
   ArrayRef<bool> outputs = reference->getWrittenArgs();
   double candidateMs = 0, referenceMs = 0;
   for (unsigned t = 0; t < std::max(1u, options.trials); ++t) {
@@ -238,23 +263,28 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
   if (options.timing) {
     RunOptions inputs = options.run;
     inputs.seed = options.seed;
-    // The same protocol for both; the reference first.
-    llvm::Expected<Timing> referenceTiming =
-        reference->time(inputs, *options.timing);
-    if (!referenceTiming)
-      return llvm::createStringError(
-          "timing the reference failed: " +
-          llvm::toString(referenceTiming.takeError()));
     llvm::Expected<Timing> candidateTiming =
         candidate->time(inputs, *options.timing);
     if (!candidateTiming)
       return candidateTiming.takeError();
-    report.referenceTiming = *referenceTiming;
     report.candidateTiming = *candidateTiming;
     candidateMs = candidateTiming->medianMs;
-    referenceMs = referenceTiming->medianMs;
+    referenceMs = 0;
+    // A GPU reference by the same protocol.
+    if (!reference->isOnCpu()) {
+      llvm::Expected<Timing> referenceTiming =
+          reference->time(inputs, *options.timing);
+      if (!referenceTiming)
+        return llvm::createStringError(
+            "timing the reference failed: " +
+            llvm::toString(referenceTiming.takeError()));
+      report.referenceTiming = *referenceTiming;
+      referenceMs = referenceTiming->medianMs;
+    }
   }
-  report.speedup = candidateMs > 0 ? referenceMs / candidateMs : 0;
+  // Only kernels against kernels: a host reference says nothing about speed.
+  report.speedup =
+      candidateMs > 0 && !reference->isOnCpu() ? referenceMs / candidateMs : 0;
   report.suspiciousSpeedup = report.speedup > 10;
   return report;
 }

@@ -76,6 +76,21 @@ llvm::cl::opt<std::string> referenceFile(
     "reference",
     llvm::cl::desc("With --verify: the original program to check against "
                    "(default: the input itself, with plain plans)"));
+llvm::cl::opt<ReferenceOn> referenceOn(
+    "reference-on", llvm::cl::desc("With --verify: where the reference runs"),
+    llvm::cl::values(
+        clEnumValN(ReferenceOn::Auto, "auto",
+                   "the CPU up to 2^28 loop iterations, else the GPU "
+                   "(default)"),
+        clEnumValN(ReferenceOn::Cpu, "cpu",
+                   "the unplanned program as loops on the host"),
+        clEnumValN(ReferenceOn::Gpu, "gpu",
+                   "the program with plain plans on the GPU")),
+    llvm::cl::init(ReferenceOn::Auto));
+llvm::cl::opt<bool>
+    onCpu("cpu",
+          llvm::cl::desc("Run the unplanned program on the host (the "
+                         "verifier's CPU reference) instead of the GPU"));
 llvm::cl::opt<unsigned> trials("trials",
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
@@ -287,10 +302,12 @@ int main(int argc, char **argv) {
     };
     auto formatTiming = [](const Timing &t) {
       return llvm::formatv("median {0:F4} ms (min {1:F4}, mean {2:F4}, "
-                           "stddev {3:F4}; {4} runs after {5} warm-up, L2 "
-                           "{6})",
+                           "stddev {3:F4}; {4} runs after {5} warm-up, {6})",
                            t.medianMs, t.minMs, t.meanMs, t.stddevMs, t.runs,
-                           t.warmup, t.flushBytes ? "flushed" : "not flushed")
+                           t.warmup,
+                           t.flushBytes ? "L2 flushed"
+                           : onCpu      ? "host wall clock"
+                                        : "L2 not flushed")
           .str();
     };
 
@@ -304,7 +321,8 @@ int main(int argc, char **argv) {
           return finish(1, "reference-error", "cannot parse " + referenceFile);
       }
       llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
-          *module, entry, referenceModule ? *referenceModule : ModuleOp());
+          *module, entry, referenceModule ? *referenceModule : ModuleOp(),
+          referenceOn);
       if (!verifier)
         return fail(llvm::toString(verifier.takeError()));
       if (llvm::Error err = readInputs((*verifier)->getArgTypes()))
@@ -323,6 +341,11 @@ int main(int argc, char **argv) {
       if (!verified)
         return fail(llvm::toString(verified.takeError()));
       report["verify"] = toJSON(*verified);
+      llvm::errs() << "qimeng-run: reference: "
+                   << (verified->referenceOn == "cpu"
+                           ? "the unplanned program on the CPU"
+                           : "the program with plain plans on the GPU")
+                   << "\n";
       for (const TrialReport &trial : verified->trials) {
         llvm::errs() << llvm::formatv("qimeng-run: trial seed {0}: {1}",
                                       trial.seed, trial.ok ? "ok" : "FAIL");
@@ -336,14 +359,16 @@ int main(int argc, char **argv) {
           llvm::errs() << " (" << trial.note << ")";
         llvm::errs() << "\n";
       }
-      if (verified->candidateTiming && verified->referenceTiming)
+      if (verified->candidateTiming)
         llvm::errs() << "qimeng-run: candidate "
-                     << formatTiming(*verified->candidateTiming)
-                     << "\nqimeng-run: reference "
+                     << formatTiming(*verified->candidateTiming) << " on "
+                     << device << "\n";
+      if (verified->referenceTiming)
+        llvm::errs() << "qimeng-run: reference "
                      << formatTiming(*verified->referenceTiming) << "\n"
                      << llvm::formatv("qimeng-run: speedup over the reference "
-                                      "{0:F2}x on {1}\n",
-                                      verified->speedup, device);
+                                      "{0:F2}x\n",
+                                      verified->speedup);
       if (verified->suspiciousSpeedup)
         llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
                         "faster than the reference\n";
@@ -354,13 +379,13 @@ int main(int argc, char **argv) {
                                   entry, verified->trials.size()));
     }
 
-    llvm::Expected<std::unique_ptr<Runner>> runner =
-        Runner::create(*module, entry);
+    llvm::Expected<std::unique_ptr<Runner>> runner = Runner::create(
+        *module, entry, onCpu ? RunnerMode::Cpu : RunnerMode::Planned);
     if (!runner)
       return fail(llvm::toString(runner.takeError()));
     if (llvm::Error err = readInputs((*runner)->getArgTypes()))
       return fail(llvm::toString(std::move(err)));
-    std::string device = describeDevice();
+    std::string device = onCpu ? "the CPU" : describeDevice();
     llvm::Expected<RunResult> result = (*runner)->run(options);
     if (!result)
       return fail(llvm::toString(result.takeError()));

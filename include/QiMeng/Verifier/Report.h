@@ -24,10 +24,10 @@ llvm::json::Object toJSON(const cuda::DeviceInfo &device);
 ///  "stddev_ms", "max_ms"}
 llvm::json::Object toJSON(const Timing &timing);
 
-/// {"ok", "trials": [{"seed", "ok", "reason"?, "poisoned", "note"?,
-///  "outputs": [{"name", "ok", "max_abs_error", "max_rel_error",
-///  "first_mismatch"?, "reason"?}]}], "timing"?: {"candidate", "reference"},
-///  "speedup", "suspicious_speedup"}
+/// {"ok", "reference_on", "trials": [{"seed", "ok", "reason"?, "poisoned",
+///  "note"?, "outputs": [{"name", "ok", "max_abs_error", "max_rel_error",
+///  "first_mismatch"?, "reason"?}]}], "timing"?: {"candidate",
+///  "reference"?}, "speedup", "suspicious_speedup"}
 llvm::json::Object toJSON(const VerifyReport &report);
 
 /// Writes `document` to `path` atomically (temporary file + rename), so a

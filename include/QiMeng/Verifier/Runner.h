@@ -83,6 +83,20 @@ struct RunResult {
   SmallVector<unsigned> changedInputs;
 };
 
+/// How a runner compiles the module it is given.
+enum class RunnerMode {
+  /// The module's plans (the built-in planner's where it has none), lowered
+  /// to GPU code: the candidate.
+  Planned,
+  /// Plain plans (`llm-plan{naive}`: one thread per output, none of the
+  /// optimizing actions) on the GPU: a reference for large problems.
+  NaiveGpu,
+  /// No plans: linalg lowered to loops on the host and run by the JIT
+  /// (arguments in host memory, no GPU needed): a reference that shares no
+  /// code generation with the candidate.
+  Cpu,
+};
+
 class Runner {
 public:
   ~Runner();
@@ -92,10 +106,10 @@ public:
   /// host code of `entry`, which must take and return memrefs (tensors
   /// before bufferization) of f32, f16, bf16, f64, i1, i8, i16, i32 or i64.
   /// Loading the kernels needs the GPU: with none, fails with "no CUDA
-  /// driver/GPU found: ...". With `reference`, every op gets the plain plan
-  /// (`llm-plan{naive}`): an independent path to the same results.
+  /// driver/GPU found: ...", except in `RunnerMode::Cpu`.
   static llvm::Expected<std::unique_ptr<Runner>>
-  create(ModuleOp module, llvm::StringRef entry, bool reference = false);
+  create(ModuleOp module, llvm::StringRef entry,
+         RunnerMode mode = RunnerMode::Planned);
 
   /// Allocates the arguments (managed memory), fills floating-point ones with
   /// seeded uniform numbers in [-1, 1) and the others with zeros, calls the
@@ -112,12 +126,15 @@ public:
   /// of the compiled function, through views).
   llvm::ArrayRef<bool> getWrittenArgs() const { return writtenArgs; }
   llvm::ArrayRef<MemRefType> getResultTypes() const { return resultTypes; }
+  /// Whether it runs on the host (RunnerMode::Cpu).
+  bool isOnCpu() const { return onCpu; }
 
 private:
   Runner() = default;
   std::string entry;
   SmallVector<MemRefType> argTypes, resultTypes;
   SmallVector<bool> writtenArgs;
+  bool onCpu = false;
   std::unique_ptr<ExecutionEngine> engine;
 };
 

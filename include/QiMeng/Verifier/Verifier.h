@@ -81,8 +81,11 @@ struct TrialReport {
 
 struct VerifyReport {
   bool ok = true;
+  /// Where the reference ran: "cpu" or "gpu-naive".
+  std::string referenceOn;
   SmallVector<TrialReport> trials;
-  /// With VerifyOptions::timing.
+  /// With VerifyOptions::timing (the reference only when on the GPU: host
+  /// wall-clock times are no baseline for a kernel).
   std::optional<Timing> candidateTiming, referenceTiming;
   /// Reference time over candidate time: medians of the timed calls when
   /// timed, else the trials' wall-clock times.
@@ -100,14 +103,31 @@ TrialReport judgeTrial(const RunResult &got, const RunResult &expected,
                        llvm::ArrayRef<bool> outputs,
                        std::optional<Tolerance> tolerance);
 
+/// Where the reference runs.
+enum class ReferenceOn {
+  /// The CPU for problems up to kCpuReferenceIterations loop iterations
+  /// (all linalg ops of the module together, static shapes), else the GPU.
+  Auto,
+  Cpu,
+  Gpu,
+};
+
+/// The most loop iterations Auto leaves to the CPU reference (about a
+/// second of JIT-compiled scalar loops).
+inline constexpr int64_t kCpuReferenceIterations = int64_t(1) << 28;
+
+/// The mode Auto picks for `module`.
+RunnerMode chooseReferenceMode(ModuleOp module);
+
 class Verifier {
 public:
   /// Compiles the candidate from `module` and the reference from
-  /// `referenceModule` (the original program; `module` itself when null)
-  /// with plain plans.
+  /// `referenceModule` (the original program; `module` itself when null):
+  /// unplanned, on the CPU or with plain plans on the GPU (see ReferenceOn).
   static llvm::Expected<std::unique_ptr<Verifier>>
   create(ModuleOp module, llvm::StringRef entry,
-         ModuleOp referenceModule = nullptr);
+         ModuleOp referenceModule = nullptr,
+         ReferenceOn referenceOn = ReferenceOn::Auto);
   /// Runs the trials. Fails only when something could not run (compile
   /// error, CUDA error, no GPU); wrong results are a report with ok = false.
   llvm::Expected<VerifyReport> verify(const VerifyOptions &options);
