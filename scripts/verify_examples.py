@@ -81,8 +81,6 @@ def main():
                f"--runs={args.runs}", f"--warmup={args.warmup}",
                f"--timeout={args.timeout}", f"--report={report_path}"]
         cmd += EXTRA_FLAGS.get(base, [])
-        if "@" in name:
-            cmd.append("--reference=" + os.path.join(args.examples, base + ".mlir"))
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         try:

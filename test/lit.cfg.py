@@ -17,6 +17,11 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qimeng_obj_root, "test")
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+# Where the CUDA toolkit is (libdevice for GPU math, ptxas): lit drops the
+# environment otherwise.
+for var in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
+    if os.environ.get(var):
+        config.environment[var] = os.environ[var]
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qimeng_src", os.path.dirname(config.test_source_root)))

@@ -12,6 +12,9 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -107,6 +110,29 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   pm.addPass(createCSEPass());
 }
 
+/// Upstream's serialization links libdevice (GPU math) from the CUDA toolkit
+/// named by CUDA_ROOT, CUDA_HOME or CUDA_PATH, and silently links nothing
+/// when none is set. When none is, use the toolkit of the `ptxas` on PATH,
+/// else /usr/local/cuda, if it has libdevice (set for this process only).
+void useFoundCudaToolkit() {
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(var); value && *value)
+      return;
+  SmallVector<std::string> candidates;
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    candidates.push_back(std::string(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))));
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &root : candidates) {
+    SmallString<128> libdevice(root);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(libdevice)) {
+      ::setenv("CUDA_HOME", root.c_str(), /*overwrite=*/0);
+      return;
+    }
+  }
+}
+
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options) {
   StringRef format = options.format;
@@ -132,12 +158,15 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
     launches.output = options.launchManifest;
     pm.addPass(qimeng::createQiMengExportLaunchesPass(launches));
   }
+  useFoundCudaToolkit();
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;
   nvvm.cubinFormat = options.format;
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // No PTX with libdevice calls left unresolved (no toolkit found).
+  pm.addPass(qimeng::createQiMengCheckBinariesPass());
   if (!options.dumpPTX.empty()) {
     qimeng::QiMengDumpPTXPassOptions dump;
     dump.dir = options.dumpPTX;

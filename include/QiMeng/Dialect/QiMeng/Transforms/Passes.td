@@ -152,6 +152,18 @@ def QiMengRecordSignaturesPass : Pass<"qimeng-record-signatures", "ModuleOp"> {
   }];
 }
 
+def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
+  let summary = "Reject PTX that calls libdevice functions left unlinked";
+  let description = [{
+    Math on the GPU (`exp`, `tanh`, `log`, ...) lowers to calls of CUDA's
+    libdevice (`__nv_expf`, ...), which the serialization links only when it
+    finds a CUDA toolkit. Without one, upstream silently emits PTX with
+    `.extern .func __nv_*` declarations that no driver can load. This pass
+    (the last step of `--lower-to-nvvm`) turns that into an error on the
+    `gpu.binary`, naming the function and the fix (`CUDA_HOME`).
+  }];
+}
+
 def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {
   let summary = "Write the PTX of every gpu.binary to files";
   let description = [{

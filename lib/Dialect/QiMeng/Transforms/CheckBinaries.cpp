@@ -1,0 +1,61 @@
+//===- CheckBinaries.cpp - Reject PTX with unlinked libdevice calls -------===//
+
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::qimeng {
+#define GEN_PASS_DEF_QIMENGCHECKBINARIESPASS
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+
+namespace {
+
+/// The first libdevice function `ptx` declares but does not define, or "".
+llvm::StringRef findUnlinkedLibdeviceCall(llvm::StringRef ptx) {
+  SmallVector<llvm::StringRef> lines;
+  ptx.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.starts_with(".extern .func"))
+      continue;
+    size_t at = line.find("__nv_");
+    if (at != llvm::StringRef::npos)
+      return line.substr(at).take_while(
+          [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  }
+  return {};
+}
+
+class QiMengCheckBinariesPass
+    : public impl::QiMengCheckBinariesPassBase<QiMengCheckBinariesPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
+      for (Attribute attr : binary.getObjectsAttr()) {
+        auto object = dyn_cast<gpu::ObjectAttr>(attr);
+        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+          continue;
+        llvm::StringRef function =
+            findUnlinkedLibdeviceCall(object.getObject().getValue());
+        if (function.empty())
+          continue;
+        binary.emitError()
+            << "kernel module '" << binary.getSymName() << "' calls "
+            << function
+            << " from CUDA's libdevice, which was not linked: no CUDA toolkit "
+               "was found (set CUDA_HOME to one, e.g. /usr/local/cuda, or "
+               "put its ptxas on PATH)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
+} // namespace mlir::qimeng
