@@ -37,11 +37,19 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
                               void *data) {
   int64_t bytes = getElementBytes(element);
   auto floatType = dyn_cast<FloatType>(element);
+  std::mt19937_64 generator(seed);
   if (!floatType) {
-    std::memset(data, 0, count * bytes);
+    // Small non-negative integers (valid as indices into any dimension of
+    // 16 or more), 0/1 for i1.
+    std::uniform_int_distribution<int64_t> uniform(
+        0, element.isInteger(1) ? 1 : 15);
+    char *out = static_cast<char *>(data);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t value = uniform(generator);
+      std::memcpy(out + i * bytes, &value, bytes); // little-endian
+    }
     return;
   }
-  std::mt19937_64 generator(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   char *out = static_cast<char *>(data);
   for (int64_t i = 0; i < count; ++i) {

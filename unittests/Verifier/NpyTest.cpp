@@ -8,6 +8,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -99,7 +100,7 @@ TEST(RunnerInputsTest, SeededUniformInMinusOneOne) {
   EXPECT_GT(hi, 0.9f);
 }
 
-TEST(RunnerInputsTest, HalfPrecisionIsRoundedAndIntegersAreZero) {
+TEST(RunnerInputsTest, HalfPrecisionIsRoundedAndIntegersAreSmall) {
   MLIRContext ctx;
   Builder b(&ctx);
   std::vector<uint16_t> half(64);
@@ -110,10 +111,14 @@ TEST(RunnerInputsTest, HalfPrecisionIsRoundedAndIntegersAreZero) {
     llvm::APFloat value(llvm::APFloat::IEEEhalf(), llvm::APInt(16, half[i]));
     EXPECT_NEAR(value.convertToFloat(), wide[i], 1e-3) << i;
   }
-  std::vector<int64_t> ints(8, -1);
-  fillRandom(b.getI64Type(), 8, 3, ints.data());
-  for (int64_t v : ints)
-    EXPECT_EQ(v, 0);
+  std::vector<int64_t> ints(64, -1);
+  fillRandom(b.getI64Type(), 64, 3, ints.data());
+  EXPECT_EQ(*std::min_element(ints.begin(), ints.end()), 0);
+  EXPECT_EQ(*std::max_element(ints.begin(), ints.end()), 15);
+  std::vector<uint8_t> bits(64, 7);
+  fillRandom(b.getI1Type(), 64, 3, bits.data());
+  EXPECT_EQ(*std::max_element(bits.begin(), bits.end()), 1);
+  EXPECT_EQ(*std::min_element(bits.begin(), bits.end()), 0);
   EXPECT_EQ(getElementBytes(b.getBF16Type()), 2);
   EXPECT_EQ(getElementBytes(b.getI1Type()), 1);
   EXPECT_EQ(getElementBytes(b.getIndexType()), 8);

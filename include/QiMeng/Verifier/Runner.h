@@ -111,9 +111,9 @@ public:
   create(ModuleOp module, llvm::StringRef entry,
          RunnerMode mode = RunnerMode::Planned);
 
-  /// Allocates the arguments (managed memory), fills floating-point ones with
-  /// seeded uniform numbers in [-1, 1) and the others with zeros, calls the
-  /// function and copies every argument and result back.
+  /// Allocates the arguments (managed memory; host memory on the CPU), fills
+  /// them with seeded data (see fillRandom) or poison, calls the function
+  /// and copies every argument and result back.
   llvm::Expected<RunResult> run(const RunOptions &options);
 
   /// Times the function on inputs built as `run` builds them (outputs are
@@ -141,8 +141,9 @@ private:
 /// The byte size of one element of `element` in a dense buffer.
 int64_t getElementBytes(Type element);
 
-/// Fills `count` elements of `element` type at `data` with uniform numbers in
-/// [-1, 1) from a generator seeded with `seed` (floating point), or zeros.
+/// Fills `count` elements of `element` type at `data` from a generator
+/// seeded with `seed`: uniform numbers in [-1, 1) (floating point, rounded
+/// to the type), uniform integers in [0, 15] (i1: 0 or 1).
 void fillRandom(Type element, int64_t count, uint64_t seed, void *data);
 
 /// Fills `count` elements with a poison value: quiet NaN for floating
