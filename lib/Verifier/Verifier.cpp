@@ -26,6 +26,17 @@ double mlir::qimeng::getElement(const HostBuffer &buffer, int64_t index) {
   Type element = buffer.element;
   int64_t bytes = getElementBytes(element);
   const char *at = buffer.bytes.data() + index * bytes;
+  // The common types directly; APFloat (slow) for the narrow ones.
+  if (element.isF32()) {
+    float value;
+    std::memcpy(&value, at, 4);
+    return value;
+  }
+  if (element.isF64()) {
+    double value;
+    std::memcpy(&value, at, 8);
+    return value;
+  }
   uint64_t bits = 0;
   std::memcpy(&bits, at, bytes);
   if (auto floatType = dyn_cast<FloatType>(element)) {
