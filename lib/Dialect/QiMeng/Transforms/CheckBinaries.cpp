@@ -2,6 +2,8 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
+#include "PTXObjects.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::qimeng {
@@ -32,25 +34,19 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
-      for (Attribute attr : binary.getObjectsAttr()) {
-        auto object = dyn_cast<gpu::ObjectAttr>(attr);
-        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
-          continue;
-        llvm::StringRef function =
-            findUnlinkedLibdeviceCall(object.getObject().getValue());
-        if (function.empty())
-          continue;
-        binary.emitError()
-            << "kernel module '" << binary.getSymName() << "' calls "
-            << function
-            << " from CUDA's libdevice, which was not linked: no CUDA toolkit "
-               "was found (set CUDA_HOME to one, e.g. /usr/local/cuda, or "
-               "put its ptxas on PATH)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
+    WalkResult result = walkPTXObjects(
+        getOperation(), [&](gpu::BinaryOp binary, llvm::StringRef ptx) {
+          llvm::StringRef function = findUnlinkedLibdeviceCall(ptx);
+          if (function.empty())
+            return WalkResult::advance();
+          binary.emitError()
+              << "kernel module '" << binary.getSymName() << "' calls "
+              << function
+              << " from CUDA's libdevice, which was not linked: no CUDA "
+                 "toolkit was found (set CUDA_HOME to one, e.g. "
+                 "/usr/local/cuda, or put its ptxas on PATH)";
+          return WalkResult::interrupt();
+        });
     if (result.wasInterrupted())
       return signalPassFailure();
     markAllAnalysesPreserved();

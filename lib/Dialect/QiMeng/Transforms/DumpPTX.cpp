@@ -2,6 +2,8 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
+#include "PTXObjects.h"
+
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,30 +26,26 @@ public:
           << "cannot create PTX directory '" << dir << "': " << ec.message();
       return signalPassFailure();
     }
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
-      for (Attribute attr : binary.getObjectsAttr()) {
-        auto object = dyn_cast<gpu::ObjectAttr>(attr);
-        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
-          continue;
-        // Symbol names may hold any character; keep the file inside `dir`.
-        std::string name = binary.getSymName().str();
-        for (char &c : name)
-          if (!llvm::isAlnum(c) && c != '_' && c != '-')
-            c = '_';
-        SmallString<128> path(dir);
-        llvm::sys::path::append(path, name + ".ptx");
-        std::string error;
-        std::unique_ptr<llvm::ToolOutputFile> file =
-            openOutputFile(path, &error);
-        if (!file) {
-          binary.emitError() << "cannot write PTX: " << error;
-          return WalkResult::interrupt();
-        }
-        file->os() << object.getObject().getValue();
-        file->keep();
-      }
-      return WalkResult::advance();
-    });
+    WalkResult result = walkPTXObjects(
+        getOperation(), [&](gpu::BinaryOp binary, llvm::StringRef ptx) {
+          // Symbol names may hold any character; keep the file inside `dir`.
+          std::string name = binary.getSymName().str();
+          for (char &c : name)
+            if (!llvm::isAlnum(c) && c != '_' && c != '-')
+              c = '_';
+          SmallString<128> path(dir);
+          llvm::sys::path::append(path, name + ".ptx");
+          std::string error;
+          std::unique_ptr<llvm::ToolOutputFile> file =
+              openOutputFile(path, &error);
+          if (!file) {
+            binary.emitError() << "cannot write PTX: " << error;
+            return WalkResult::interrupt();
+          }
+          file->os() << ptx;
+          file->keep();
+          return WalkResult::advance();
+        });
     if (result.wasInterrupted())
       return signalPassFailure();
     markAllAnalysesPreserved();
