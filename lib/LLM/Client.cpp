@@ -1,0 +1,220 @@
+//===- Client.cpp - HTTP calls with retries (libcurl) ---------------------===//
+
+#include "QiMeng/LLM/Client.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <curl/curl.h>
+
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <thread>
+
+using namespace mlir::qimeng::llm;
+
+Client::~Client() = default;
+
+namespace {
+
+/// One HTTP exchange's outcome; status 0 when no response came.
+struct HttpResult {
+  int status = 0;
+  std::string body;
+  std::string retryAfter, retryAfterMs;
+  /// Why no response (connection refused, time-out, reply too large).
+  std::string transportError;
+  bool tooLarge = false;
+};
+
+struct Receiver {
+  std::string *body;
+  size_t limit;
+  bool tooLarge = false;
+};
+
+size_t receiveBody(char *data, size_t size, size_t count, void *user) {
+  auto *receiver = static_cast<Receiver *>(user);
+  size_t bytes = size * count;
+  if (receiver->body->size() + bytes > receiver->limit) {
+    receiver->tooLarge = true;
+    return 0; // aborts the transfer
+  }
+  receiver->body->append(data, bytes);
+  return bytes;
+}
+
+size_t receiveHeader(char *data, size_t size, size_t count, void *user) {
+  auto *result = static_cast<HttpResult *>(user);
+  llvm::StringRef line(data, size * count);
+  auto [name, value] = line.split(':');
+  if (name.trim().equals_insensitive("retry-after"))
+    result->retryAfter = value.trim().str();
+  else if (name.trim().equals_insensitive("retry-after-ms"))
+    result->retryAfterMs = value.trim().str();
+  return size * count;
+}
+
+void initCurlOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+HttpResult post(const std::string &url, const std::vector<std::string> &headers,
+                const std::string &body, const Config &config) {
+  initCurlOnce();
+  HttpResult result;
+  CURL *curl = curl_easy_init();
+  if (!curl) {
+    result.transportError = "libcurl could not start";
+    return result;
+  }
+  curl_slist *list = nullptr;
+  for (const std::string &header : headers)
+    list = curl_slist_append(list, header.c_str());
+  Receiver receiver{&result.body, config.maxReplyBytes};
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                   static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, receiveBody);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &receiver);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, receiveHeader);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &result);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(config.connectTimeout * 1000));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(config.totalTimeout * 1000));
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  CURLcode code = curl_easy_perform(curl);
+  if (receiver.tooLarge) {
+    result.tooLarge = true;
+    result.transportError = llvm::formatv(
+        "the reply is larger than the {0}-byte limit", config.maxReplyBytes);
+  } else if (code != CURLE_OK) {
+    result.transportError = curl_easy_strerror(code);
+  } else {
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    result.status = static_cast<int>(status);
+  }
+  curl_slist_free_all(list);
+  curl_easy_cleanup(curl);
+  return result;
+}
+
+/// The provider's error message in a non-200 body, if it has one.
+std::string errorMessage(llvm::StringRef body) {
+  nlohmann::json json = nlohmann::json::parse(body.begin(), body.end(), nullptr,
+                                              /*allow_exceptions=*/false);
+  if (json.is_object()) {
+    auto error = json.find("error");
+    if (error != json.end()) {
+      if (error->is_object() && error->contains("message") &&
+          (*error)["message"].is_string())
+        return (*error)["message"].get<std::string>();
+      if (error->is_string())
+        return error->get<std::string>();
+    }
+  }
+  return llvm::StringRef(body).trim().take_front(300).str();
+}
+
+/// What the user should do about an HTTP status.
+std::string advice(int status, Provider provider) {
+  const char *keyVar =
+      provider == Provider::OpenAI ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+  switch (status) {
+  case 401:
+  case 403:
+    return llvm::formatv("check the API key ({0} or QIMENG_LLM_API_KEY_FILE)",
+                         keyVar);
+  case 404:
+    return "check the base URL and the model name";
+  case 400:
+    return "the server rejected the request";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Client>> Client::create(Config config) {
+  if (!config.configured)
+    return llvm::createStringError("no LLM endpoint configured");
+  llvm::StringRef url(config.baseURL);
+  if (!url.starts_with("http://") && !url.starts_with("https://"))
+    return llvm::createStringError("LLM base URL '" + url +
+                                   "' must start with http:// or https://");
+  if (config.plannerModel.empty())
+    return llvm::createStringError(
+        "no model configured for " + stringifyProvider(config.provider) +
+        " at " + url +
+        ": set QIMENG_PLANNER_MODEL (and QIMENG_CODER_MODEL if it differs)");
+  return std::unique_ptr<Client>(new Client(std::move(config)));
+}
+
+llvm::Expected<Reply> Client::complete(const Request &request) {
+  Provider provider = config.provider;
+  const std::string &model = config.model(request.role);
+  std::string url =
+      config.baseURL +
+      (provider == Provider::OpenAI ? "/chat/completions" : "/v1/messages");
+  std::vector<std::string> headers = {"Content-Type: application/json"};
+  if (provider == Provider::OpenAI) {
+    if (!config.apiKey.empty())
+      headers.push_back("Authorization: Bearer " + config.apiKey);
+  } else {
+    headers.push_back("anthropic-version: 2023-06-01");
+    if (!config.apiKey.empty())
+      headers.push_back("x-api-key: " + config.apiKey);
+  }
+  std::string body = buildRequestBody(provider, model, request).dump();
+  std::string where =
+      (stringifyProvider(provider) + " at " + config.baseURL + " (" +
+       stringifyRole(request.role) + " model '" + model + "')")
+          .str();
+  std::mt19937_64 random(std::random_device{}());
+  std::uniform_real_distribution<double> jitter(0, 1);
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned attempt = 1;; ++attempt) {
+    HttpResult result = post(url, headers, body, config);
+    if (result.status == 200) {
+      llvm::Expected<Reply> reply =
+          parseReplyBody(provider, result.body, request.schema.has_value());
+      if (!reply)
+        return llvm::createStringError(redact(
+            where + ": " + llvm::toString(reply.takeError()), config.apiKey));
+      reply->latencySeconds = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+      reply->attempts = attempt;
+      return reply;
+    }
+    std::string what = result.status
+                           ? llvm::formatv("HTTP {0}: {1}", result.status,
+                                           errorMessage(result.body))
+                                 .str()
+                           : result.transportError;
+    // A reply too large is not transient.
+    RetryDecision decision =
+        result.tooLarge
+            ? RetryDecision{false, 0, "not retried"}
+            : decideRetry(result.status, result.body, result.retryAfter,
+                          result.retryAfterMs, attempt, config.maxAttempts,
+                          config.retryBaseDelay, config.retryMaxDelay,
+                          jitter(random));
+    if (!decision.retry) {
+      std::string hint = advice(result.status, provider);
+      return llvm::createStringError(
+          redact(where + ": " + what + "; " + decision.reason +
+                     (hint.empty() ? std::string() : "; " + hint),
+                 config.apiKey));
+    }
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(decision.delaySeconds));
+  }
+}

@@ -1,0 +1,199 @@
+//===- Config.cpp - Which LLM to talk to, and how -------------------------===//
+
+#include "QiMeng/LLM/Config.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <sys/stat.h>
+
+using namespace mlir::qimeng::llm;
+
+llvm::StringRef mlir::qimeng::llm::stringifyProvider(Provider provider) {
+  return provider == Provider::OpenAI ? "openai" : "anthropic";
+}
+
+llvm::StringRef mlir::qimeng::llm::stringifyRole(Role role) {
+  return role == Role::Planner ? "planner" : "coder";
+}
+
+Getenv mlir::qimeng::llm::processEnvironment() {
+  return [](llvm::StringRef name) -> std::optional<std::string> {
+    const char *value = std::getenv(name.str().c_str());
+    if (!value || !*value)
+      return std::nullopt;
+    return std::string(value);
+  };
+}
+
+std::string mlir::qimeng::llm::redact(llvm::StringRef text,
+                                      llvm::StringRef secret) {
+  if (secret.size() < 8)
+    return text.str();
+  std::string out;
+  while (true) {
+    size_t at = text.find(secret);
+    if (at == llvm::StringRef::npos)
+      break;
+    out += text.take_front(at).str() + "[REDACTED]";
+    text = text.drop_front(at + secret.size());
+  }
+  return out + text.str();
+}
+
+/// The config file's path: $XDG_CONFIG_HOME/qimeng/config.json, else
+/// $HOME/.config/qimeng/config.json.
+static std::string configPath(const Getenv &getenv) {
+  llvm::SmallString<128> path;
+  if (std::optional<std::string> xdg = getenv("XDG_CONFIG_HOME")) {
+    path = *xdg;
+  } else if (std::optional<std::string> home = getenv("HOME")) {
+    path = *home;
+    llvm::sys::path::append(path, ".config");
+  } else {
+    return {};
+  }
+  llvm::sys::path::append(path, "qimeng", "config.json");
+  return std::string(path);
+}
+
+static llvm::Expected<Provider> parseProvider(llvm::StringRef name,
+                                              llvm::StringRef from) {
+  if (name == "openai")
+    return Provider::OpenAI;
+  if (name == "anthropic")
+    return Provider::Anthropic;
+  return llvm::createStringError("unknown LLM provider '" + name + "' (from " +
+                                 from + "); expected openai or anthropic");
+}
+
+/// Reads an API key from a file only its owner may read.
+static llvm::Expected<std::string> readKeyFile(llvm::StringRef path) {
+  struct stat info;
+  if (::stat(path.str().c_str(), &info) != 0)
+    return llvm::createStringError("cannot read the API key file " + path);
+  if (info.st_mode & 077)
+    return llvm::createStringError(
+        "the API key file " + path +
+        " can be read by others: make it private (chmod 600)");
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return llvm::createStringError("cannot read the API key file " + path);
+  return (*file)->getBuffer().trim().str();
+}
+
+llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
+                                                     const Getenv &getenv) {
+  Config config;
+  // Lowest precedence first; each later source overrides.
+  std::string provider, providerFrom;
+  auto set = [&](std::string &slot, const std::string &key,
+                 std::optional<std::string> value, llvm::StringRef from) {
+    if (value && !value->empty()) {
+      slot = *value;
+      config.sources[key] = from.str();
+    }
+  };
+
+  std::string file = configPath(getenv);
+  if (!file.empty() && llvm::sys::fs::exists(file)) {
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    if (!buffer)
+      return llvm::createStringError("cannot read " + file);
+    nlohmann::json json = nlohmann::json::parse(
+        (*buffer)->getBuffer().begin(), (*buffer)->getBuffer().end(), nullptr,
+        /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object())
+      return llvm::createStringError(file + " is not a JSON object");
+    if (json.contains("api_key"))
+      return llvm::createStringError(
+          file + " holds an API key: keys belong in the environment "
+                 "(OPENAI_API_KEY, ANTHROPIC_API_KEY) or a private key file "
+                 "(QIMENG_LLM_API_KEY_FILE)");
+    auto string = [&](const char *key) -> std::optional<std::string> {
+      auto it = json.find(key);
+      if (it == json.end() || !it->is_string())
+        return std::nullopt;
+      return it->get<std::string>();
+    };
+    set(provider, "provider", string("provider"), "config.json");
+    set(config.baseURL, "base_url", string("base_url"), "config.json");
+    set(config.plannerModel, "planner_model", string("planner_model"),
+        "config.json");
+    set(config.coderModel, "coder_model", string("coder_model"), "config.json");
+    if (auto it = json.find("timeout_s"); it != json.end() && it->is_number())
+      config.totalTimeout = it->get<double>();
+    if (auto it = json.find("max_attempts");
+        it != json.end() && it->is_number_unsigned())
+      config.maxAttempts = it->get<unsigned>();
+  }
+
+  // The environment: the provider's own variables, then QiMeng's.
+  std::optional<std::string> openaiURL = getenv("OPENAI_BASE_URL"),
+                             anthropicURL = getenv("ANTHROPIC_BASE_URL"),
+                             openaiKey = getenv("OPENAI_API_KEY"),
+                             anthropicKey = getenv("ANTHROPIC_API_KEY");
+  if ((anthropicURL || anthropicKey) && !(openaiURL || openaiKey))
+    set(provider, "provider", std::string("anthropic"),
+        anthropicURL ? "env ANTHROPIC_BASE_URL" : "env ANTHROPIC_API_KEY");
+  else if (openaiURL || openaiKey)
+    set(provider, "provider", std::string("openai"),
+        openaiURL ? "env OPENAI_BASE_URL" : "env OPENAI_API_KEY");
+  set(provider, "provider", getenv("QIMENG_LLM_PROVIDER"),
+      "env QIMENG_LLM_PROVIDER");
+  set(provider, "provider", flags.provider, "flag");
+  if (!provider.empty()) {
+    llvm::Expected<Provider> parsed =
+        parseProvider(provider, config.sources["provider"]);
+    if (!parsed)
+      return parsed.takeError();
+    config.provider = *parsed;
+  }
+  bool anthropic = config.provider == Provider::Anthropic;
+
+  set(config.baseURL, "base_url", anthropic ? anthropicURL : openaiURL,
+      anthropic ? "env ANTHROPIC_BASE_URL" : "env OPENAI_BASE_URL");
+  set(config.baseURL, "base_url", getenv("QIMENG_LLM_BASE_URL"),
+      "env QIMENG_LLM_BASE_URL");
+  set(config.baseURL, "base_url", flags.baseURL, "flag");
+  set(config.plannerModel, "planner_model", getenv("QIMENG_PLANNER_MODEL"),
+      "env QIMENG_PLANNER_MODEL");
+  set(config.plannerModel, "planner_model", flags.plannerModel, "flag");
+  set(config.coderModel, "coder_model", getenv("QIMENG_CODER_MODEL"),
+      "env QIMENG_CODER_MODEL");
+  set(config.coderModel, "coder_model", flags.coderModel, "flag");
+  if (flags.totalTimeout)
+    config.totalTimeout = *flags.totalTimeout;
+  if (flags.maxAttempts)
+    config.maxAttempts = *flags.maxAttempts;
+
+  // The key: the provider's variable, or a private file.
+  std::optional<std::string> key = anthropic ? anthropicKey : openaiKey;
+  if (std::optional<std::string> keyFile = getenv("QIMENG_LLM_API_KEY_FILE")) {
+    llvm::Expected<std::string> fromFile = readKeyFile(*keyFile);
+    if (!fromFile)
+      return fromFile.takeError();
+    key = *fromFile;
+  }
+  config.apiKey = key.value_or("");
+
+  // A key alone means the provider's public endpoint.
+  if (config.baseURL.empty() && !config.apiKey.empty()) {
+    config.baseURL =
+        anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+    config.sources["base_url"] = "default for the key";
+  }
+  while (!config.baseURL.empty() && config.baseURL.back() == '/')
+    config.baseURL.pop_back();
+  // One model serves both roles when only one is set.
+  if (config.coderModel.empty())
+    config.coderModel = config.plannerModel;
+  if (config.plannerModel.empty())
+    config.plannerModel = config.coderModel;
+  config.configured = !config.baseURL.empty();
+  return config;
+}
