@@ -29,6 +29,7 @@ else
 fi
 
 mkdir -p dist
+# A fresh staging directory (mktemp fills in the X's), removed on exit.
 stage=$(mktemp -d dist/.pack.XXXXXX)
 trap 'rm -rf "$stage" "$out.tmp"' EXIT
 root=$stage/qimeng-gpu-pack

@@ -20,11 +20,9 @@ void resolve(void *library, const char *name, Fn &slot, std::string &missing) {
     missing = name;
 }
 
-llvm::Error noGpu(const llvm::Twine &why) {
-  return llvm::createStringError("no CUDA driver/GPU found: " + why.str());
-}
-
 } // namespace
+
+char NoGpuError::ID;
 
 llvm::Expected<Driver &> Driver::get(int ordinal) {
   static Driver driver;
@@ -108,7 +106,7 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     }
   });
   if (!failure.empty())
-    return noGpu(failure);
+    return llvm::make_error<NoGpuError>(failure);
   if (llvm::Error err = driver.makeCurrent())
     return std::move(err);
   return driver;

@@ -225,17 +225,22 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
 
 namespace {
 
+/// Frees `ptr`: CUDA memory with a `driver`, host memory without one.
+void freeBuffer(const cuda::Driver *driver, void *ptr) {
+  if (!ptr)
+    return;
+  if (driver)
+    (void)driver->api().cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(ptr));
+  else
+    std::free(ptr);
+}
+
 /// An argument buffer: CUDA managed memory, or host memory (no driver),
 /// freed on destruction.
 struct ArgBuffer {
   const cuda::Driver *driver = nullptr;
   void *ptr = nullptr;
-  ~ArgBuffer() {
-    if (ptr && driver)
-      (void)driver->api().cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(ptr));
-    else
-      std::free(ptr);
-  }
+  ~ArgBuffer() { freeBuffer(driver, ptr); }
 };
 
 /// The packed-argument form of a memref descriptor: allocated and aligned
@@ -308,9 +313,7 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
     llvm::Expected<SmallVector<int64_t>> shape = getArgShape(i, type, options);
     if (!shape)
       return shape.takeError();
-    int64_t count = 1;
-    for (int64_t d : *shape)
-      count *= d;
+    int64_t count = ShapedType::getNumElements(*shape);
     int64_t bytes =
         std::max<int64_t>(1, count) * getElementBytes(type.getElementType());
     auto buffer = std::make_unique<ArgBuffer>();
@@ -379,15 +382,10 @@ void releaseResults(const cuda::Driver *driver,
   size_t word = 0;
   for (MemRefType type : resultTypes) {
     auto *allocated = reinterpret_cast<void *>(call.resultStorage[word]);
-    if (!allocated || !freed.insert(allocated).second)
-      ;
-    else if (driver)
-      // Memory the host code took from malloc is not the driver's: the call
-      // fails harmlessly and the buffer leaks.
-      (void)driver->api().cuMemFree(
-          reinterpret_cast<cuda::CUdeviceptr>(allocated));
-    else
-      std::free(allocated);
+    // On the GPU, memory the host code took from malloc is not the driver's:
+    // cuMemFree fails harmlessly and that buffer leaks.
+    if (allocated && freed.insert(allocated).second)
+      freeBuffer(driver, allocated);
     word += 3 + 2 * type.getRank();
   }
 }
@@ -470,10 +468,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
     HostBuffer out;
     out.element = element;
     out.shape.assign(shape.begin(), shape.end());
-    int64_t count = 1;
-    for (int64_t d : shape)
-      count *= d;
-    out.bytes.resize(count * getElementBytes(element));
+    out.bytes.resize(ShapedType::getNumElements(shape) *
+                     getElementBytes(element));
     if (!out.bytes.empty())
       std::memcpy(out.bytes.data(), data, out.bytes.size());
     return out;
@@ -514,34 +510,28 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
                                 options, call))
     return std::move(err);
-  if (onCpu) {
-    // Wall clock on the host: nothing to flush, no events.
-    std::vector<double> samples;
-    for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
-      auto start = std::chrono::steady_clock::now();
-      if (llvm::Error err = engine->invokePacked(entry, call.packed))
-        return std::move(err);
-      auto stop = std::chrono::steady_clock::now();
-      releaseResults(nullptr, resultTypes, call);
-      if (i >= timing.warmup)
-        samples.push_back(
-            std::chrono::duration<double, std::milli>(stop - start).count());
-    }
-    Timing summary = summarizeSamples(samples);
-    summary.warmup = timing.warmup;
-    return summary;
-  }
+  auto wallClock = [&]() -> llvm::Expected<double> {
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error err = engine->invokePacked(entry, call.packed))
+      return std::move(err);
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+        .count();
+  };
   const cuda::Driver *driver = *driverOrNull;
-  const cuda::DriverApi &api = driver->api();
 
-  // The kernels run on one stream with the events and the flush; the stream,
-  // events and flush buffer go away however this returns.
+  // On the GPU, the kernels run on one stream with the events and the
+  // flush; the stream, events and flush buffer go away however this
+  // returns.
   struct Resources {
-    const cuda::DriverApi &api;
+    const cuda::Driver *driver;
     cuda::CUstream stream = nullptr;
     cuda::CUevent start = nullptr, stop = nullptr;
     cuda::CUdeviceptr flush = 0;
     ~Resources() {
+      if (!driver)
+        return;
+      const cuda::DriverApi &api = driver->api();
       runtime::setLaunchStream(nullptr);
       if (stream)
         (void)api.cuStreamSynchronize(stream);
@@ -554,37 +544,40 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
       if (stream)
         (void)api.cuStreamDestroy(stream);
     }
-  } res{api};
-  Timing result;
-  if (llvm::Error err = driver->check(
-          api.cuStreamCreate(&res.stream, cuda::kStreamNonBlocking),
-          "cuStreamCreate"))
-    return std::move(err);
-  if (llvm::Error err =
-          driver->check(api.cuEventCreate(&res.start, 0), "cuEventCreate"))
-    return std::move(err);
-  if (llvm::Error err =
-          driver->check(api.cuEventCreate(&res.stop, 0), "cuEventCreate"))
-    return std::move(err);
-  if (timing.flushL2) {
-    llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver);
-    if (!info)
-      return info.takeError();
-    // Twice the L2 (at least 8 MiB), whole 32-bit words.
-    result.flushBytes =
-        llvm::alignTo(std::max<int64_t>(2 * info->l2Bytes, 8 << 20), 4);
-    if (llvm::Error err =
-            driver->check(api.cuMemAlloc(&res.flush, result.flushBytes),
-                          "cuMemAlloc (L2 flush buffer)"))
+  } res{driver};
+  int64_t flushBytes = 0;
+  if (driver) {
+    const cuda::DriverApi &api = driver->api();
+    if (llvm::Error err = driver->check(
+            api.cuStreamCreate(&res.stream, cuda::kStreamNonBlocking),
+            "cuStreamCreate"))
       return std::move(err);
+    if (llvm::Error err =
+            driver->check(api.cuEventCreate(&res.start, 0), "cuEventCreate"))
+      return std::move(err);
+    if (llvm::Error err =
+            driver->check(api.cuEventCreate(&res.stop, 0), "cuEventCreate"))
+      return std::move(err);
+    if (timing.flushL2) {
+      llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver);
+      if (!info)
+        return info.takeError();
+      // Twice the L2 (at least 8 MiB), whole 32-bit words.
+      flushBytes =
+          llvm::alignTo(std::max<int64_t>(2 * info->l2Bytes, 8 << 20), 4);
+      if (llvm::Error err =
+              driver->check(api.cuMemAlloc(&res.flush, flushBytes),
+                            "cuMemAlloc (L2 flush buffer)"))
+        return std::move(err);
+    }
+    runtime::setLaunchStream(res.stream);
   }
-  runtime::setLaunchStream(res.stream);
-  std::vector<double> samples;
-  for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
+  // One call, flushed and timed by events on the stream.
+  auto withEvents = [&](unsigned i) -> llvm::Expected<double> {
+    const cuda::DriverApi &api = driver->api();
     if (res.flush)
       if (llvm::Error err = driver->check(
-              api.cuMemsetD32Async(res.flush, i, result.flushBytes / 4,
-                                   res.stream),
+              api.cuMemsetD32Async(res.flush, i, flushBytes / 4, res.stream),
               "cuMemsetD32Async (L2 flush)"))
         return std::move(err);
     cuda::CUresult recorded = api.cuEventRecord(res.start, res.stream);
@@ -602,12 +595,20 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
             driver->check(api.cuEventElapsedTime(&ms, res.start, res.stop),
                           "cuEventElapsedTime"))
       return std::move(err);
+    return ms;
+  };
+
+  std::vector<double> samples;
+  for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
+    llvm::Expected<double> ms = driver ? withEvents(i) : wallClock();
+    if (!ms)
+      return ms.takeError();
     releaseResults(driver, resultTypes, call);
     if (i >= timing.warmup)
-      samples.push_back(ms);
+      samples.push_back(*ms);
   }
   Timing summary = summarizeSamples(samples);
   summary.warmup = timing.warmup;
-  summary.flushBytes = result.flushBytes;
+  summary.flushBytes = flushBytes;
   return summary;
 }

@@ -14,6 +14,8 @@
 using namespace mlir;
 using namespace mlir::qimeng;
 
+char ReferenceError::ID;
+
 Tolerance mlir::qimeng::getDefaultTolerance(Type element) {
   if (element.isF16() || element.isBF16())
     return {1e-2, 1e-2};
@@ -160,8 +162,9 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
                         : chooseReferenceMode(original);
   auto reference = Runner::create(original, entry, mode);
   if (!reference)
-    return llvm::createStringError("the reference does not compile: " +
-                                   llvm::toString(reference.takeError()));
+    return llvm::make_error<ReferenceError>(
+        "the reference does not compile: " +
+        llvm::toString(reference.takeError()));
   if ((*candidate)->getArgTypes() != (*reference)->getArgTypes() ||
       (*candidate)->getResultTypes() != (*reference)->getResultTypes())
     return llvm::createStringError("@" + entry +
@@ -238,8 +241,9 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     run.poisonOutputs = true;
     llvm::Expected<RunResult> expected = reference->run(run);
     if (!expected)
-      return llvm::createStringError("the reference failed to run: " +
-                                     llvm::toString(expected.takeError()));
+      return llvm::make_error<ReferenceError>(
+          "the reference failed to run: " +
+          llvm::toString(expected.takeError()));
     std::string readers;
     for (auto [i, written] : llvm::enumerate(outputs))
       if (written && hasNaN(expected->args[i]))
@@ -251,8 +255,9 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
       run.poisonOutputs = false;
       expected = reference->run(run);
       if (!expected)
-        return llvm::createStringError("the reference failed to run: " +
-                                       llvm::toString(expected.takeError()));
+        return llvm::make_error<ReferenceError>(
+            "the reference failed to run: " +
+            llvm::toString(expected.takeError()));
     }
     // Results of one trial are never reused: each trial runs afresh.
     llvm::Expected<RunResult> got = candidate->run(run);
@@ -286,7 +291,7 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
       llvm::Expected<Timing> referenceTiming =
           reference->time(inputs, *options.timing);
       if (!referenceTiming)
-        return llvm::createStringError(
+        return llvm::make_error<ReferenceError>(
             "timing the reference failed: " +
             llvm::toString(referenceTiming.takeError()));
       report.referenceTiming = *referenceTiming;

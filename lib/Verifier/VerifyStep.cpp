@@ -3,6 +3,7 @@
 #include "QiMeng/Verifier/VerifyStep.h"
 
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -67,26 +68,6 @@ static std::string findRunTool(const StepOptions &options) {
   return {};
 }
 
-/// Temporary files removed on destruction.
-namespace {
-struct TempFiles {
-  SmallVector<std::string> paths;
-  ~TempFiles() {
-    for (const std::string &path : paths)
-      llvm::sys::fs::remove(path);
-  }
-  llvm::Expected<std::string> make(llvm::StringRef suffix) {
-    llvm::SmallString<128> path;
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("qimeng-step", suffix, path))
-      return llvm::createStringError("cannot create a temporary file: " +
-                                     ec.message());
-    paths.push_back(std::string(path));
-    return paths.back();
-  }
-};
-} // namespace
-
 static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     module->print(os, OpPrintingFlags().enableDebugInfo(false));
@@ -107,32 +88,37 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
   if (tool.empty())
     return couldNotRun("qimeng-run not found (set QIMENG_RUN or put it on "
                        "PATH)");
-  TempFiles temps;
-  llvm::Expected<std::string> candidatePath = temps.make("mlir");
-  llvm::Expected<std::string> referencePath = temps.make("mlir");
-  llvm::Expected<std::string> reportPath = temps.make("json");
-  llvm::Expected<std::string> logPath = temps.make("log");
-  for (llvm::Expected<std::string> *path :
-       {&candidatePath, &referencePath, &reportPath, &logPath})
-    if (!*path)
-      return couldNotRun(llvm::toString(path->takeError()));
-  if (llvm::Error err = writeModule(candidate, *candidatePath))
+  // The modules, the report and qimeng-run's output, in a directory of
+  // their own that goes away however this returns.
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("qimeng-step", dir))
+    return couldNotRun("cannot create a temporary directory: " + ec.message());
+  auto removeDir =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+  auto inDir = [&](llvm::StringRef name) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  std::string candidatePath = inDir("candidate.mlir"),
+              referencePath = inDir("reference.mlir"),
+              reportPath = inDir("report.json"), logPath = inDir("output.log");
+  if (llvm::Error err = writeModule(candidate, candidatePath))
     return couldNotRun(llvm::toString(std::move(err)));
-  if (llvm::Error err = writeModule(reference, *referencePath))
+  if (llvm::Error err = writeModule(reference, referencePath))
     return couldNotRun(llvm::toString(std::move(err)));
-  // The report is written only by qimeng-run: an empty file is no report.
-  llvm::sys::fs::remove(*reportPath);
 
   SmallVector<std::string> args = {
       tool,
-      *candidatePath,
+      candidatePath,
       "--verify",
-      "--reference=" + *referencePath,
+      "--reference=" + referencePath,
       "--entry=" + entry.str(),
       llvm::formatv("--trials={0}", options.trials).str(),
       llvm::formatv("--seed={0}", options.seed).str(),
       llvm::formatv("--timeout={0}", options.timeoutSeconds).str(),
-      "--report=" + *reportPath};
+      "--report=" + reportPath};
   if (options.tolerance) {
     args.push_back(llvm::formatv("--atol={0}", options.tolerance->atol));
     args.push_back(llvm::formatv("--rtol={0}", options.tolerance->rtol));
@@ -145,9 +131,8 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
       args.push_back("--no-l2-flush");
   }
   SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(*logPath),
-                                                llvm::StringRef(*logPath)};
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
   std::string execError;
   // qimeng-run enforces the limit on its child; this one is the backstop.
   int code =
@@ -156,7 +141,7 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
   if (code == -1)
     return couldNotRun("cannot run " + tool + ": " + execError);
 
-  auto report = llvm::MemoryBuffer::getFile(*reportPath);
+  auto report = llvm::MemoryBuffer::getFile(reportPath);
   llvm::Expected<llvm::json::Value> parsed =
       report ? llvm::json::parse((*report)->getBuffer())
              : llvm::Expected<llvm::json::Value>(
@@ -167,7 +152,7 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
     llvm::consumeError(parsed.takeError());
     // No report: the checker itself died or was killed.
     std::string log;
-    if (auto text = llvm::MemoryBuffer::getFile(*logPath))
+    if (auto text = llvm::MemoryBuffer::getFile(logPath))
       log = llvm::StringRef((*text)->getBuffer()).trim().rsplit('\n').second;
     return couldNotRun(llvm::formatv("{0} exited with {1} and no report{2}",
                                      tool, code, log.empty() ? "" : ": " + log)

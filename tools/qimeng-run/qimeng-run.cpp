@@ -146,14 +146,14 @@ int finish(int code, llvm::StringRef status, const llvm::Twine &message) {
   return code;
 }
 
-int fail(const llvm::Twine &message) {
-  std::string text = message.str();
-  llvm::StringRef status = "error";
-  if (llvm::StringRef(text).contains("no CUDA driver/GPU found"))
-    status = "no-gpu";
-  else if (llvm::StringRef(text).starts_with("the reference"))
-    status = "reference-error";
-  return finish(1, status, text);
+int fail(const llvm::Twine &message) { return finish(1, "error", message); }
+
+/// Fails with `err`'s message; its kind gives the status.
+int fail(llvm::Error err) {
+  llvm::StringRef status = err.isA<cuda::NoGpuError>() ? "no-gpu"
+                           : err.isA<ReferenceError>() ? "reference-error"
+                                                       : "error";
+  return finish(1, status, llvm::toString(std::move(err)));
 }
 
 /// Runs `work` in a child process (before this process touches the GPU)
@@ -324,9 +324,9 @@ int main(int argc, char **argv) {
           *module, entry, referenceModule ? *referenceModule : ModuleOp(),
           referenceOn);
       if (!verifier)
-        return fail(llvm::toString(verifier.takeError()));
+        return fail(verifier.takeError());
       if (llvm::Error err = readInputs((*verifier)->getArgTypes()))
-        return fail(llvm::toString(std::move(err)));
+        return fail(std::move(err));
       std::string device = describeDevice();
       VerifyOptions verifyOptions;
       verifyOptions.trials = trials;
@@ -339,7 +339,7 @@ int main(int argc, char **argv) {
       llvm::Expected<VerifyReport> verified =
           (*verifier)->verify(verifyOptions);
       if (!verified)
-        return fail(llvm::toString(verified.takeError()));
+        return fail(verified.takeError());
       report["verify"] = toJSON(*verified);
       llvm::errs() << "qimeng-run: reference: "
                    << (verified->referenceOn == "cpu"
@@ -382,19 +382,19 @@ int main(int argc, char **argv) {
     llvm::Expected<std::unique_ptr<Runner>> runner = Runner::create(
         *module, entry, onCpu ? RunnerMode::Cpu : RunnerMode::Planned);
     if (!runner)
-      return fail(llvm::toString(runner.takeError()));
+      return fail(runner.takeError());
     if (llvm::Error err = readInputs((*runner)->getArgTypes()))
-      return fail(llvm::toString(std::move(err)));
+      return fail(std::move(err));
     std::string device = onCpu ? "the CPU" : describeDevice();
     llvm::Expected<RunResult> result = (*runner)->run(options);
     if (!result)
-      return fail(llvm::toString(result.takeError()));
+      return fail(result.takeError());
     report["wall_ms"] = result->milliseconds;
     std::string timed;
     if (timeIt) {
       llvm::Expected<Timing> measured = (*runner)->time(options, timing);
       if (!measured)
-        return fail(llvm::toString(measured.takeError()));
+        return fail(measured.takeError());
       report["timing"] = toJSON(*measured);
       timed = ", " + formatTiming(*measured);
     }
@@ -412,10 +412,10 @@ int main(int argc, char **argv) {
       };
       for (auto [i, buffer] : llvm::enumerate(result->args))
         if (llvm::Error err = write("arg", i, buffer))
-          return fail(llvm::toString(std::move(err)));
+          return fail(std::move(err));
       for (auto [i, buffer] : llvm::enumerate(result->results))
         if (llvm::Error err = write("result", i, buffer))
-          return fail(llvm::toString(std::move(err)));
+          return fail(std::move(err));
     }
     return finish(
         0, "ok",

@@ -12,6 +12,7 @@
 #define QIMENG_RUNTIME_CUDADRIVER_H
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +46,25 @@ inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr unsigned kEventDisableTiming = 2;
 /// CU_MEM_ATTACH_GLOBAL.
 inline constexpr unsigned kMemAttachGlobal = 1;
+
+/// The failure of a machine with no usable CUDA driver or GPU: "no CUDA
+/// driver/GPU found: <why>". Callers tell it from other errors with
+/// `Error::isA<NoGpuError>()` (e.g. to report "could not run" rather than
+/// "failed").
+class NoGpuError : public llvm::ErrorInfo<NoGpuError> {
+public:
+  static char ID;
+  explicit NoGpuError(std::string why) : why(std::move(why)) {}
+  void log(llvm::raw_ostream &os) const override {
+    os << "no CUDA driver/GPU found: " << why;
+  }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string why;
+};
 
 /// The driver entry points, resolved from libcuda.so.1.
 struct DriverApi {

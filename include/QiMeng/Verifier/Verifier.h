@@ -103,6 +103,21 @@ TrialReport judgeTrial(const RunResult &got, const RunResult &expected,
                        llvm::ArrayRef<bool> outputs,
                        std::optional<Tolerance> tolerance);
 
+/// A failure of the reference (it did not compile or run), not of the
+/// candidate: the verdict is "could not run", not "failed".
+class ReferenceError : public llvm::ErrorInfo<ReferenceError> {
+public:
+  static char ID;
+  explicit ReferenceError(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string message;
+};
+
 /// Where the reference runs.
 enum class ReferenceOn {
   /// The CPU for problems up to kCpuReferenceIterations loop iterations
