@@ -22,6 +22,12 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 for var in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
     if os.environ.get(var):
         config.environment[var] = os.environ[var]
+# The LLM client's config and cache: never the user's. Tests that use the
+# cache give their own directory; this one catches the rest and starts empty.
+_xdg = os.path.join(config.test_exec_root, "xdg")
+shutil.rmtree(_xdg, ignore_errors=True)
+config.environment["XDG_CONFIG_HOME"] = os.path.join(_xdg, "config")
+config.environment["XDG_CACHE_HOME"] = os.path.join(_xdg, "cache")
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qimeng_src", os.path.dirname(config.test_source_root)))

@@ -1,8 +1,13 @@
 //===- Client.cpp - HTTP calls with retries (libcurl) ---------------------===//
 
 #include "QiMeng/LLM/Client.h"
+#include "QiMeng/LLM/Cache.h"
+#include "QiMeng/LLM/Schema.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <curl/curl.h>
 
@@ -12,6 +17,7 @@
 #include <thread>
 
 using namespace mlir::qimeng::llm;
+using nlohmann::json;
 
 Client::~Client() = default;
 
@@ -142,22 +148,57 @@ std::string advice(int status, Provider provider) {
 
 } // namespace
 
+Client::Client(Config config) : config(std::move(config)) {}
+
 llvm::Expected<std::unique_ptr<Client>> Client::create(Config config) {
   if (!config.configured)
     return llvm::createStringError("no LLM endpoint configured");
+  bool offline = config.cacheMode == CacheMode::Offline;
   llvm::StringRef url(config.baseURL);
-  if (!url.starts_with("http://") && !url.starts_with("https://"))
+  if ((!offline || !url.empty()) && !url.starts_with("http://") &&
+      !url.starts_with("https://"))
     return llvm::createStringError("LLM base URL '" + url +
                                    "' must start with http:// or https://");
+  std::optional<Session> replay;
+  if (!config.replayFile.empty()) {
+    llvm::Expected<Session> session = readSession(config.replayFile);
+    if (!session)
+      return session.takeError();
+    // The session says which provider and models made it, unless the
+    // configuration says otherwise.
+    if (!config.sources.count("provider") && !session->provider.empty()) {
+      if (session->provider == stringifyProvider(Provider::Anthropic))
+        config.provider = Provider::Anthropic;
+      else if (session->provider == stringifyProvider(Provider::OpenAI))
+        config.provider = Provider::OpenAI;
+      else
+        return llvm::createStringError(config.replayFile +
+                                       ": unknown provider '" +
+                                       session->provider + "'");
+    }
+    if (config.plannerModel.empty())
+      config.plannerModel = session->plannerModel;
+    if (config.coderModel.empty())
+      config.coderModel = session->coderModel;
+    replay = std::move(*session);
+  }
   if (config.plannerModel.empty())
     return llvm::createStringError(
         "no model configured for " + stringifyProvider(config.provider) +
-        " at " + url +
+        (url.empty() ? llvm::Twine() : " at " + url) +
         ": set QIMENG_PLANNER_MODEL (and QIMENG_CODER_MODEL if it differs)");
-  return std::unique_ptr<Client>(new Client(std::move(config)));
+  std::unique_ptr<Client> client(new Client(std::move(config)));
+  const Config &c = client->config;
+  client->cache = std::make_unique<Cache>(
+      c.cacheMode == CacheMode::Off ? std::string() : c.cacheDir, c.cacheMode);
+  if (replay)
+    client->cache->addReplay(*replay);
+  return client;
 }
 
-llvm::Expected<Reply> Client::complete(const Request &request) {
+llvm::Expected<Reply> Client::fetch(const Request &request,
+                                    const std::string &where,
+                                    RoleStats &stats) {
   Provider provider = config.provider;
   const std::string &model = config.model(request.role);
   std::string url =
@@ -173,25 +214,27 @@ llvm::Expected<Reply> Client::complete(const Request &request) {
       headers.push_back("x-api-key: " + config.apiKey);
   }
   std::string body = buildRequestBody(provider, model, request).dump();
-  std::string where =
-      (stringifyProvider(provider) + " at " + config.baseURL + " (" +
-       stringifyRole(request.role) + " model '" + model + "')")
-          .str();
   std::mt19937_64 random(std::random_device{}());
   std::uniform_real_distribution<double> jitter(0, 1);
   auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
   for (unsigned attempt = 1;; ++attempt) {
     HttpResult result = post(url, headers, body, config);
+    ++stats.httpAttempts;
     if (result.status == 200) {
-      llvm::Expected<Reply> reply =
-          parseReplyBody(provider, result.body, request.schema.has_value());
+      stats.latencySeconds += elapsed();
+      llvm::Expected<Reply> reply = parseReplyBody(provider, result.body);
       if (!reply)
         return llvm::createStringError(redact(
             where + ": " + llvm::toString(reply.takeError()), config.apiKey));
-      reply->latencySeconds = std::chrono::duration<double>(
-                                  std::chrono::steady_clock::now() - start)
-                                  .count();
+      reply->latencySeconds = elapsed();
       reply->attempts = attempt;
+      stats.promptTokens += reply->usage.promptTokens;
+      stats.completionTokens += reply->usage.completionTokens;
       return reply;
     }
     std::string what = result.status
@@ -208,6 +251,7 @@ llvm::Expected<Reply> Client::complete(const Request &request) {
                           config.retryBaseDelay, config.retryMaxDelay,
                           jitter(random));
     if (!decision.retry) {
+      stats.latencySeconds += elapsed();
       std::string hint = advice(result.status, provider);
       return llvm::createStringError(
           redact(where + ": " + what + "; " + decision.reason +
@@ -217,4 +261,113 @@ llvm::Expected<Reply> Client::complete(const Request &request) {
     std::this_thread::sleep_for(
         std::chrono::duration<double>(decision.delaySeconds));
   }
+}
+
+llvm::Expected<Reply> Client::complete(const Request &request) {
+  const std::string &model = config.model(request.role);
+  std::string where =
+      (stringifyProvider(config.provider) +
+       (config.baseURL.empty() ? llvm::Twine() : " at " + config.baseURL) +
+       " (" + stringifyRole(request.role) + " model '" + model + "')")
+          .str();
+  RoleStats local;
+  local.requests = 1;
+  // Adds this call's figures to the role's, whatever the outcome.
+  llvm::scope_exit account([&] {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    RoleStats &total = stats[static_cast<size_t>(request.role)];
+    total.requests += local.requests;
+    total.cacheHits += local.cacheHits;
+    total.httpAttempts += local.httpAttempts;
+    total.failures += local.failures;
+    total.promptTokens += local.promptTokens;
+    total.completionTokens += local.completionTokens;
+    total.latencySeconds += local.latencySeconds;
+  });
+  auto fail = [&](llvm::Error error) -> llvm::Expected<Reply> {
+    local.failures = 1;
+    return std::move(error);
+  };
+  if (request.schema) {
+    std::vector<std::string> unchecked =
+        unsupportedSchemaKeywords(*request.schema);
+    if (!unchecked.empty())
+      return fail(llvm::createStringError(
+          "the request's schema uses keywords the local validator does not "
+          "check: " +
+          llvm::join(unchecked, "; ")));
+  }
+
+  json canonical = canonicalRequest(config.provider, model, request);
+  std::string key = cacheKey(canonical);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<Reply> hit = cache->lookup(key, [](const std::string &what) {
+    llvm::errs() << "warning: " << what << "\n";
+  });
+  Reply reply;
+  if (hit) {
+    reply = std::move(*hit);
+    reply.cached = true;
+    reply.attempts = 0;
+    reply.latencySeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    local.cacheHits = 1;
+  } else if (config.cacheMode == CacheMode::Offline) {
+    return fail(llvm::createStringError(
+        where + ": no recorded reply for this request (cache key " +
+        key.substr(0, 16) +
+        ") and the LLM cache is offline, so no request was sent: run once "
+        "with an endpoint and --llm-cache=read-write, or replay the session "
+        "file that holds it (--llm-replay)"));
+  } else {
+    llvm::Expected<Reply> fetched = fetch(request, where, local);
+    if (!fetched)
+      return fail(fetched.takeError());
+    reply = std::move(*fetched);
+    if (llvm::Error error = cache->store({key, canonical, reply}))
+      llvm::errs() << "warning: the LLM reply was not cached: "
+                   << llvm::toString(std::move(error)) << "\n";
+  }
+  reply.cacheKey = key;
+  if (request.schema)
+    if (llvm::Error error = decodeJSONReply(reply, *request.schema, where))
+      return fail(std::move(error));
+  return reply;
+}
+
+RoleStats Client::getStats(Role role) const {
+  std::lock_guard<std::mutex> lock(statsMutex);
+  return stats[static_cast<size_t>(role)];
+}
+
+json Client::statsJSON() const {
+  json out = json::object();
+  for (Role role : {Role::Planner, Role::Coder}) {
+    RoleStats s = getStats(role);
+    out[stringifyRole(role).str()] = {{"requests", s.requests},
+                                      {"cache_hits", s.cacheHits},
+                                      {"http_attempts", s.httpAttempts},
+                                      {"failures", s.failures},
+                                      {"prompt_tokens", s.promptTokens},
+                                      {"completion_tokens", s.completionTokens},
+                                      {"latency_s", s.latencySeconds}};
+  }
+  Cache::Counters counters = cache->getCounters();
+  out["cache"] = {{"mode", stringifyCacheMode(config.cacheMode).str()},
+                  {"dir", cache->getDir()},
+                  {"hits", counters.hits},
+                  {"misses", counters.misses},
+                  {"stored", counters.stored},
+                  {"corrupted", counters.corrupted}};
+  return out;
+}
+
+llvm::Error Client::writeSessionFile(llvm::StringRef path) const {
+  Session session;
+  session.provider = stringifyProvider(config.provider).str();
+  session.plannerModel = config.plannerModel;
+  session.coderModel = config.coderModel;
+  session.entries = cache->used();
+  return writeSession(path, session);
 }

@@ -21,6 +21,32 @@ llvm::StringRef mlir::qimeng::llm::stringifyRole(Role role) {
   return role == Role::Planner ? "planner" : "coder";
 }
 
+llvm::StringRef mlir::qimeng::llm::stringifyCacheMode(CacheMode mode) {
+  switch (mode) {
+  case CacheMode::ReadWrite:
+    return "read-write";
+  case CacheMode::ReadOnly:
+    return "read-only";
+  case CacheMode::Offline:
+    return "offline";
+  case CacheMode::Refresh:
+    return "refresh";
+  case CacheMode::Off:
+    return "off";
+  }
+  return "off";
+}
+
+std::optional<CacheMode>
+mlir::qimeng::llm::parseCacheMode(llvm::StringRef name) {
+  for (CacheMode mode :
+       {CacheMode::ReadWrite, CacheMode::ReadOnly, CacheMode::Offline,
+        CacheMode::Refresh, CacheMode::Off})
+    if (name == stringifyCacheMode(mode))
+      return mode;
+  return std::nullopt;
+}
+
 Getenv mlir::qimeng::llm::processEnvironment() {
   return [](llvm::StringRef name) -> std::optional<std::string> {
     const char *value = std::getenv(name.str().c_str());
@@ -45,19 +71,19 @@ std::string mlir::qimeng::llm::redact(llvm::StringRef text,
   return out + text.str();
 }
 
-/// The config file's path: $XDG_CONFIG_HOME/qimeng/config.json, else
-/// $HOME/.config/qimeng/config.json.
-static std::string configPath(const Getenv &getenv) {
+/// $<xdgVar>/qimeng/<leaf>, else $HOME/<homeDir>/qimeng/<leaf>, else "".
+static std::string xdgPath(const Getenv &getenv, const char *xdgVar,
+                           const char *homeDir, const char *leaf) {
   llvm::SmallString<128> path;
-  if (std::optional<std::string> xdg = getenv("XDG_CONFIG_HOME")) {
+  if (std::optional<std::string> xdg = getenv(xdgVar)) {
     path = *xdg;
   } else if (std::optional<std::string> home = getenv("HOME")) {
     path = *home;
-    llvm::sys::path::append(path, ".config");
+    llvm::sys::path::append(path, homeDir);
   } else {
     return {};
   }
-  llvm::sys::path::append(path, "qimeng", "config.json");
+  llvm::sys::path::append(path, "qimeng", leaf);
   return std::string(path);
 }
 
@@ -99,7 +125,10 @@ llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
     }
   };
 
-  std::string file = configPath(getenv);
+  std::string cacheMode;
+  config.cacheDir = xdgPath(getenv, "XDG_CACHE_HOME", ".cache", "llm");
+  std::string file =
+      xdgPath(getenv, "XDG_CONFIG_HOME", ".config", "config.json");
   if (!file.empty() && llvm::sys::fs::exists(file)) {
     auto buffer = llvm::MemoryBuffer::getFile(file);
     if (!buffer)
@@ -125,6 +154,8 @@ llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
     set(config.plannerModel, "planner_model", string("planner_model"),
         "config.json");
     set(config.coderModel, "coder_model", string("coder_model"), "config.json");
+    set(cacheMode, "cache", string("cache"), "config.json");
+    set(config.cacheDir, "cache_dir", string("cache_dir"), "config.json");
     if (auto it = json.find("timeout_s"); it != json.end() && it->is_number())
       config.totalTimeout = it->get<double>();
     if (auto it = json.find("max_attempts");
@@ -166,6 +197,30 @@ llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
   set(config.coderModel, "coder_model", getenv("QIMENG_CODER_MODEL"),
       "env QIMENG_CODER_MODEL");
   set(config.coderModel, "coder_model", flags.coderModel, "flag");
+  set(cacheMode, "cache", getenv("QIMENG_LLM_CACHE"), "env QIMENG_LLM_CACHE");
+  set(cacheMode, "cache", flags.cacheMode, "flag");
+  set(config.cacheDir, "cache_dir", getenv("QIMENG_LLM_CACHE_DIR"),
+      "env QIMENG_LLM_CACHE_DIR");
+  set(config.cacheDir, "cache_dir", flags.cacheDir, "flag");
+  set(config.replayFile, "replay", getenv("QIMENG_LLM_REPLAY"),
+      "env QIMENG_LLM_REPLAY");
+  set(config.replayFile, "replay", flags.replayFile, "flag");
+  set(config.recordFile, "record", getenv("QIMENG_LLM_RECORD"),
+      "env QIMENG_LLM_RECORD");
+  set(config.recordFile, "record", flags.recordFile, "flag");
+  if (!cacheMode.empty()) {
+    std::optional<CacheMode> mode = parseCacheMode(cacheMode);
+    if (!mode)
+      return llvm::createStringError(
+          "unknown LLM cache mode '" + cacheMode + "' (from " +
+          config.sources["cache"] +
+          "); expected read-write, read-only, offline, refresh or off");
+    config.cacheMode = *mode;
+  } else if (!config.replayFile.empty()) {
+    // A replay file alone means an offline rebuild.
+    config.cacheMode = CacheMode::Offline;
+    config.sources["cache"] = "implied by the replay file";
+  }
   if (flags.totalTimeout)
     config.totalTimeout = *flags.totalTimeout;
   if (flags.maxAttempts)
@@ -194,6 +249,11 @@ llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
     config.coderModel = config.plannerModel;
   if (config.plannerModel.empty())
     config.plannerModel = config.coderModel;
-  config.configured = !config.baseURL.empty();
+  // Offline needs no endpoint: the replies come from the cache or the
+  // replay file.
+  config.configured =
+      !config.baseURL.empty() ||
+      (config.cacheMode == CacheMode::Offline &&
+       (!config.replayFile.empty() || !config.plannerModel.empty()));
   return config;
 }

@@ -1,6 +1,10 @@
 //===- Providers.cpp - The OpenAI and Anthropic API shapes ----------------===//
 
 #include "QiMeng/LLM/Client.h"
+#include "QiMeng/LLM/Schema.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -71,8 +75,7 @@ static int64_t intAt(const json &object, const char *key) {
 }
 
 llvm::Expected<Reply> mlir::qimeng::llm::parseReplyBody(Provider provider,
-                                                        llvm::StringRef body,
-                                                        bool expectJSON) {
+                                                        llvm::StringRef body) {
   llvm::StringRef name = stringifyProvider(provider);
   auto fail = [&](const llvm::Twine &why) {
     return llvm::createStringError(name + ": " + why);
@@ -121,14 +124,61 @@ llvm::Expected<Reply> mlir::qimeng::llm::parseReplyBody(Provider provider,
                 "'): raise max_tokens or shorten the prompt");
   if (llvm::StringRef(out.text).trim().empty())
     return fail("the reply has no content");
-  if (expectJSON) {
-    json parsed = json::parse(out.text, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded())
-      return fail("the reply is not the JSON the schema asks for: " +
-                  llvm::StringRef(out.text).take_front(200));
-    out.json = std::move(parsed);
-  }
   return out;
+}
+
+char InvalidReplyError::ID = 0;
+
+void InvalidReplyError::log(llvm::raw_ostream &os) const {
+  os << where << ": ";
+  if (!notJSON)
+    os << "the reply does not follow the schema: ";
+  llvm::interleave(problems, os, "; ");
+}
+
+std::string InvalidReplyError::feedback() const {
+  std::string out = notJSON ? "Your previous reply was rejected because it "
+                              "is not JSON:\n"
+                            : "Your previous reply was rejected because it "
+                              "does not follow the required JSON schema:\n";
+  for (const std::string &problem : problems)
+    out += "- " + problem + "\n";
+  out += "Reply again with only the corrected JSON value.";
+  return out;
+}
+
+/// `text` without a Markdown code fence around it.
+static llvm::StringRef stripCodeFence(llvm::StringRef text) {
+  llvm::StringRef trimmed = text.trim();
+  if (!trimmed.starts_with("```") || !trimmed.ends_with("```") ||
+      trimmed.size() < 6)
+    return text;
+  llvm::StringRef inner = trimmed.drop_back(3);
+  // Drop the opening fence and its language tag ("```json").
+  size_t newline = inner.find('\n');
+  if (newline == llvm::StringRef::npos)
+    return text;
+  return inner.drop_front(newline + 1);
+}
+
+llvm::Error mlir::qimeng::llm::decodeJSONReply(Reply &reply, const json &schema,
+                                               llvm::StringRef where) {
+  llvm::StringRef text = stripCodeFence(reply.text);
+  json parsed = json::parse(text.begin(), text.end(), nullptr,
+                            /*allow_exceptions=*/false);
+  if (parsed.is_discarded())
+    return llvm::make_error<InvalidReplyError>(
+        where.str(), reply.text,
+        std::vector<std::string>{
+            "the reply is not the JSON the schema asks for: " +
+            llvm::StringRef(reply.text).trim().take_front(200).str()},
+        /*notJSON=*/true);
+  std::vector<std::string> problems = validateJSON(schema, parsed);
+  if (!problems.empty())
+    return llvm::make_error<InvalidReplyError>(where.str(), reply.text,
+                                               std::move(problems));
+  reply.json = std::move(parsed);
+  return llvm::Error::success();
 }
 
 RetryDecision mlir::qimeng::llm::decideRetry(

@@ -94,8 +94,7 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("qimeng-step", dir))
     return couldNotRun("cannot create a temporary directory: " + ec.message());
-  auto removeDir =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+  llvm::scope_exit removeDir([&] { llvm::sys::fs::remove_directories(dir); });
   auto inDir = [&](llvm::StringRef name) {
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(path, name);

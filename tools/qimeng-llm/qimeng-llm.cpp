@@ -1,19 +1,24 @@
 //===- qimeng-llm.cpp - One request to the configured LLM -----------------===//
 //
 //   qimeng-llm --prompt=TEXT [--system=TEXT] [--role=planner|coder]
-//              [--schema=FILE] [--provider=P --base-url=U --planner-model=M
-//              --coder-model=M --timeout=S --max-attempts=N]
+//              [--schema=FILE] [--accounting] [--llm-* options]
 //   qimeng-llm --show-config
+//   qimeng-llm --export-cache=SESSION.json | --import-session=SESSION.json
 //
 // Sends one chat request through QiMeng's LLM client (the one the planner
-// and micro-coder use) and prints the reply as JSON on stdout: text, parsed
-// JSON (with --schema), finish reason, usage, latency, model, attempts.
-// Errors are one line on stderr and exit 1; with no endpoint configured it
-// says so and exits 2.
+// and micro-coder use: same configuration, cache and checks) and prints the
+// reply as JSON on stdout: text, parsed JSON (with --schema), finish reason,
+// usage, latency, model, attempts, whether it came from the cache, and with
+// --accounting the client's accounting. --export-cache writes every entry of
+// the cache directory to one session file; --import-session stores a session's
+// entries in the cache directory. Errors are one line on stderr and exit 1;
+// with no endpoint configured it says so and exits 2.
 //
 //===----------------------------------------------------------------------===//
 
+#include "QiMeng/LLM/Cache.h"
 #include "QiMeng/LLM/Client.h"
+#include "QiMeng/LLM/Options.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -32,18 +37,16 @@ llvm::cl::opt<std::string> role("role",
                                 llvm::cl::init("planner"));
 llvm::cl::opt<std::string>
     schemaFile("schema", llvm::cl::desc("A JSON schema the reply must follow"));
-llvm::cl::opt<std::string> provider("provider",
-                                    llvm::cl::desc("openai or anthropic"));
-llvm::cl::opt<std::string> baseURL("base-url",
-                                   llvm::cl::desc("The API's base URL"));
-llvm::cl::opt<std::string> plannerModel("planner-model",
-                                        llvm::cl::desc("Model of the planner"));
-llvm::cl::opt<std::string> coderModel("coder-model",
-                                      llvm::cl::desc("Model of the coder"));
-llvm::cl::opt<double> timeout("timeout",
-                              llvm::cl::desc("Seconds per HTTP attempt"));
-llvm::cl::opt<unsigned> maxAttempts("max-attempts",
-                                    llvm::cl::desc("HTTP attempts at most"));
+llvm::cl::opt<bool>
+    accounting("accounting",
+               llvm::cl::desc("Add the client's accounting to the "
+                              "output"));
+llvm::cl::opt<std::string> exportCache(
+    "export-cache",
+    llvm::cl::desc("Write every cache entry to this session file and exit"));
+llvm::cl::opt<std::string> importSession(
+    "import-session",
+    llvm::cl::desc("Store this session file's entries in the cache and exit"));
 llvm::cl::opt<bool> showConfig(
     "show-config",
     llvm::cl::desc("Print the resolved configuration (no key) and exit"));
@@ -57,19 +60,11 @@ int fail(const llvm::Twine &message, int code = 1) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerLLMOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "QiMeng: one request to the configured "
                                     "LLM\n");
-  ConfigFlags flags;
-  flags.provider = provider;
-  flags.baseURL = baseURL;
-  flags.plannerModel = plannerModel;
-  flags.coderModel = coderModel;
-  if (timeout.getNumOccurrences())
-    flags.totalTimeout = timeout;
-  if (maxAttempts.getNumOccurrences())
-    flags.maxAttempts = maxAttempts;
-  llvm::Expected<Config> config = loadConfig(flags);
+  llvm::Expected<Config> config = loadConfig(getLLMConfigFlags());
   if (!config)
     return fail(llvm::toString(config.takeError()));
   if (showConfig) {
@@ -82,8 +77,40 @@ int main(int argc, char **argv) {
         {"api_key", config->apiKey.empty() ? "none" : "set"},
         {"timeout_s", config->totalTimeout},
         {"max_attempts", config->maxAttempts},
+        {"cache", stringifyCacheMode(config->cacheMode).str()},
+        {"cache_dir", config->cacheDir},
+        {"replay", config->replayFile},
+        {"record", config->recordFile},
         {"sources", config->sources}};
     llvm::outs() << out.dump(2) << "\n";
+    return 0;
+  }
+  if (!exportCache.empty() || !importSession.empty()) {
+    if (config->cacheDir.empty())
+      return fail("no cache directory: set XDG_CACHE_HOME, HOME or "
+                  "--llm-cache-dir");
+    Cache cache(config->cacheDir, CacheMode::ReadWrite);
+    if (!exportCache.empty()) {
+      llvm::Expected<std::vector<CacheEntry>> entries = cache.readAll();
+      if (!entries)
+        return fail(llvm::toString(entries.takeError()));
+      Session session{stringifyProvider(config->provider).str(),
+                      config->plannerModel, config->coderModel,
+                      std::move(*entries)};
+      if (llvm::Error error = writeSession(exportCache, session))
+        return fail(llvm::toString(std::move(error)));
+      llvm::errs() << "qimeng-llm: exported " << session.entries.size()
+                   << " entries to " << exportCache << "\n";
+      return 0;
+    }
+    llvm::Expected<Session> session = readSession(importSession);
+    if (!session)
+      return fail(llvm::toString(session.takeError()));
+    for (const CacheEntry &entry : session->entries)
+      if (llvm::Error error = cache.store(entry))
+        return fail(llvm::toString(std::move(error)));
+    llvm::errs() << "qimeng-llm: imported " << session->entries.size()
+                 << " entries into " << config->cacheDir << "\n";
     return 0;
   }
   if (!config->configured)
@@ -116,6 +143,10 @@ int main(int argc, char **argv) {
   if (!client)
     return fail(llvm::toString(client.takeError()));
   llvm::Expected<Reply> reply = (*client)->complete(request);
+  // The session is written whatever the outcome: it holds what was used.
+  if (!config->recordFile.empty())
+    if (llvm::Error error = (*client)->writeSessionFile(config->recordFile))
+      return fail(llvm::toString(std::move(error)));
   if (!reply)
     return fail(llvm::toString(reply.takeError()));
   nlohmann::json out = {
@@ -126,9 +157,13 @@ int main(int argc, char **argv) {
         {"completion_tokens", reply->usage.completionTokens}}},
       {"latency_s", reply->latencySeconds},
       {"model", reply->model},
-      {"attempts", reply->attempts}};
+      {"attempts", reply->attempts},
+      {"cached", reply->cached},
+      {"cache_key", reply->cacheKey}};
   if (reply->json)
     out["json"] = *reply->json;
+  if (accounting)
+    out["accounting"] = (*client)->statsJSON();
   llvm::outs() << out.dump(2) << "\n";
   return 0;
 }

@@ -24,11 +24,23 @@ namespace mlir::qimeng::llm {
 enum class Provider { OpenAI, Anthropic };
 enum class Role { Planner, Coder };
 
+/// How the reply cache (Cache.h) is used.
+/// read-write (default): hits are used, misses asked and stored;
+/// read-only: hits are used, nothing is stored;
+/// offline: hits only, a miss is an error and no request is ever sent;
+/// refresh: always asks, and overwrites the stored reply;
+/// off: no cache.
+enum class CacheMode { ReadWrite, ReadOnly, Offline, Refresh, Off };
+
+llvm::StringRef stringifyCacheMode(CacheMode mode);
+std::optional<CacheMode> parseCacheMode(llvm::StringRef name);
+
 llvm::StringRef stringifyProvider(Provider provider);
 llvm::StringRef stringifyRole(Role role);
 
 struct Config {
-  /// False: no endpoint configured anywhere (no LLM).
+  /// False: no LLM (the built-in paths run): no endpoint is configured, and
+  /// no offline replay either.
   bool configured = false;
   Provider provider = Provider::OpenAI;
   /// e.g. https://api.openai.com/v1, http://localhost:8000/v1,
@@ -43,6 +55,13 @@ struct Config {
   double retryBaseDelay = 1, retryMaxDelay = 60;
   /// Replies larger than this are refused.
   size_t maxReplyBytes = 8 << 20;
+  /// The reply cache (Cache.h): a mode name and its directory ("" = none
+  /// found: $XDG_CACHE_HOME and $HOME unset).
+  CacheMode cacheMode = CacheMode::ReadWrite;
+  std::string cacheDir;
+  /// A session file to replay (consulted before the cache directory), and
+  /// one to write the session to.
+  std::string replayFile, recordFile;
   /// Where each setting came from ("flag", "env OPENAI_BASE_URL",
   /// "config.json"), for `--llm-config` style reports.
   std::map<std::string, std::string> sources;
@@ -55,6 +74,7 @@ struct Config {
 /// Settings given on the command line (highest precedence); empty = unset.
 struct ConfigFlags {
   std::string provider, baseURL, plannerModel, coderModel;
+  std::string cacheMode, cacheDir, replayFile, recordFile;
   std::optional<double> totalTimeout;
   std::optional<unsigned> maxAttempts;
 };
