@@ -9,9 +9,15 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+// Only the types and constants: libcurl itself is loaded at run time, so
+// the tools (the static qimeng-opt too) run where it is not installed and
+// only an LLM call needs it.
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -30,7 +36,8 @@ struct HttpResult {
   std::string retryAfter, retryAfterMs;
   /// Why no response (connection refused, time-out, reply too large).
   std::string transportError;
-  bool tooLarge = false;
+  /// Not worth retrying: the reply is too large, libcurl is missing.
+  bool tooLarge = false, fatal = false;
 };
 
 struct Receiver {
@@ -61,53 +68,112 @@ size_t receiveHeader(char *data, size_t size, size_t count, void *user) {
   return size * count;
 }
 
-void initCurlOnce() {
+/// The libcurl functions the client calls, loaded with dlopen.
+struct CurlApi {
+  CURLcode (*globalInit)(long);
+  CURL *(*easyInit)();
+  CURLcode (*setopt)(CURL *, CURLoption, ...);
+  CURLcode (*perform)(CURL *);
+  CURLcode (*getinfo)(CURL *, CURLINFO, ...);
+  const char *(*strerror)(CURLcode);
+  void (*cleanup)(CURL *);
+  curl_slist *(*slistAppend)(curl_slist *, const char *);
+  void (*slistFreeAll)(curl_slist *);
+};
+
+/// libcurl ($QIMENG_LIBCURL, else libcurl.so.4), initialized once; an
+/// error when it cannot be loaded.
+llvm::Expected<const CurlApi &> loadCurl() {
+  static CurlApi api;
+  static std::string failure;
   static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  std::call_once(once, [] {
+    const char *path = std::getenv("QIMENG_LIBCURL");
+    if (!path || !*path)
+      path = "libcurl.so.4";
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      failure = llvm::formatv("cannot load {0} ({1}); the LLM client needs "
+                              "libcurl (Debian/Ubuntu: apt install libcurl4)",
+                              path, why ? why : "unknown reason");
+      return;
+    }
+    std::string missing;
+    auto resolve = [&](const char *name, auto &fn) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(library, name));
+      if (!fn && missing.empty())
+        missing = name;
+    };
+    resolve("curl_global_init", api.globalInit);
+    resolve("curl_easy_init", api.easyInit);
+    resolve("curl_easy_setopt", api.setopt);
+    resolve("curl_easy_perform", api.perform);
+    resolve("curl_easy_getinfo", api.getinfo);
+    resolve("curl_easy_strerror", api.strerror);
+    resolve("curl_easy_cleanup", api.cleanup);
+    resolve("curl_slist_append", api.slistAppend);
+    resolve("curl_slist_free_all", api.slistFreeAll);
+    if (!missing.empty()) {
+      failure = llvm::formatv("{0} has no {1}", path, missing);
+      return;
+    }
+    api.globalInit(CURL_GLOBAL_DEFAULT);
+  });
+  if (!failure.empty())
+    return llvm::createStringError(failure);
+  return api;
 }
 
 HttpResult post(const std::string &url, const std::vector<std::string> &headers,
                 const std::string &body, const Config &config) {
-  initCurlOnce();
   HttpResult result;
-  CURL *curl = curl_easy_init();
+  llvm::Expected<const CurlApi &> loaded = loadCurl();
+  if (!loaded) {
+    result.transportError = llvm::toString(loaded.takeError());
+    result.fatal = true;
+    return result;
+  }
+  const CurlApi &api = *loaded;
+  CURL *curl = api.easyInit();
   if (!curl) {
     result.transportError = "libcurl could not start";
     return result;
   }
   curl_slist *list = nullptr;
   for (const std::string &header : headers)
-    list = curl_slist_append(list, header.c_str());
+    list = api.slistAppend(list, header.c_str());
   Receiver receiver{&result.body, config.maxReplyBytes};
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                   static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, receiveBody);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &receiver);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, receiveHeader);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &result);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(config.connectTimeout * 1000));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(config.totalTimeout * 1000));
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-  CURLcode code = curl_easy_perform(curl);
+  api.setopt(curl, CURLOPT_URL, url.c_str());
+  api.setopt(curl, CURLOPT_HTTPHEADER, list);
+  api.setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
+  api.setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+             static_cast<curl_off_t>(body.size()));
+  api.setopt(curl, CURLOPT_WRITEFUNCTION, receiveBody);
+  api.setopt(curl, CURLOPT_WRITEDATA, &receiver);
+  api.setopt(curl, CURLOPT_HEADERFUNCTION, receiveHeader);
+  api.setopt(curl, CURLOPT_HEADERDATA, &result);
+  api.setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+             static_cast<long>(config.connectTimeout * 1000));
+  api.setopt(curl, CURLOPT_TIMEOUT_MS,
+             static_cast<long>(config.totalTimeout * 1000));
+  api.setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  api.setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  CURLcode code = api.perform(curl);
   if (receiver.tooLarge) {
     result.tooLarge = true;
     result.transportError = llvm::formatv(
         "the reply is larger than the {0}-byte limit", config.maxReplyBytes);
   } else if (code != CURLE_OK) {
-    result.transportError = curl_easy_strerror(code);
+    result.transportError = api.strerror(code);
   } else {
     long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    api.getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     result.status = static_cast<int>(status);
   }
-  curl_slist_free_all(list);
-  curl_easy_cleanup(curl);
+  api.slistFreeAll(list);
+  api.cleanup(curl);
   return result;
 }
 
@@ -242,9 +308,8 @@ llvm::Expected<Reply> Client::fetch(const Request &request,
                                            errorMessage(result.body))
                                  .str()
                            : result.transportError;
-    // A reply too large is not transient.
     RetryDecision decision =
-        result.tooLarge
+        result.tooLarge || result.fatal
             ? RetryDecision{false, 0, "not retried"}
             : decideRetry(result.status, result.body, result.retryAfter,
                           result.retryAfterMs, attempt, config.maxAttempts,
