@@ -3,6 +3,7 @@
 #include "QiMeng/Pipelines/Pipelines.h"
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Planner/CompileSession.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -74,29 +75,42 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("File to describe every kernel launch in (JSON)")};
 };
 
-/// True when no LLM endpoint is configured in the environment.
-bool noLLMConfigured() {
-  for (const char *var :
-       {"QIMENG_LLM_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_KEY",
-        "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "QIMENG_LLM_PROVIDER"})
-    if (const char *value = std::getenv(var); value && *value)
-      return false;
-  return true;
+/// Says on stderr who plans and who writes the code.
+void announce(bool naive) {
+  if (naive)
+    return;
+  qimeng::CompileSession &session = qimeng::CompileSession::get();
+  qimeng::llm::Client *client = session.getClient();
+  if (!client) {
+    if (session.getLLMError().empty())
+      session.progress("no LLM endpoint configured (QIMENG_LLM_BASE_URL, "
+                       "OPENAI_*, ANTHROPIC_* unset): using the built-in "
+                       "planner and micro-coder");
+    return;
+  }
+  const qimeng::llm::Config &config = client->getConfig();
+  session.progress(
+      "planning with " + qimeng::llm::stringifyProvider(config.provider) +
+      " model '" + config.plannerModel + "'" +
+      (config.baseURL.empty() ? llvm::Twine() : " at " + config.baseURL) +
+      " (cache " + qimeng::llm::stringifyCacheMode(config.cacheMode) +
+      "); micro-coder: " +
+      (session.useLLMMicroCoder() ? "llm, verified step by step" : "built-in"));
 }
 
 void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
-  if (noLLMConfigured())
-    llvm::errs() << "qimeng: no LLM endpoint configured (QIMENG_LLM_BASE_URL, "
-                    "OPENAI_*, ANTHROPIC_* unset): using the built-in planner "
-                    "and micro-coder\n";
-  else
-    llvm::errs() << "qimeng: LLM planning is not available in this build: "
-                    "using the built-in planner and micro-coder\n";
+  announce(options.naive);
   pm.addPass(qimeng::createQiMengPreparePass());
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
   planOptions.naive = options.naive;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
+  // The verifier's naive reference never asks an LLM.
+  if (!options.naive) {
+    qimeng::QiMengLLMPlanPassOptions llmPlanOptions;
+    llmPlanOptions.target = options.target;
+    pm.addPass(qimeng::createQiMengLLMPlanPass(llmPlanOptions));
+  }
   // Kernels on tensors become kernels on memrefs (function boundaries too),
   // so the micro-coder always works on buffers.
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -167,6 +181,8 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
   // No PTX with libdevice calls left unresolved (no toolkit found).
   pm.addPass(qimeng::createQiMengCheckBinariesPass());
+  // The same input gives the same output, byte for byte.
+  pm.addPass(qimeng::createQiMengStripBuildTimesPass());
   if (!options.dumpPTX.empty()) {
     qimeng::QiMengDumpPTXPassOptions dump;
     dump.dir = options.dumpPTX;

@@ -10,6 +10,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/InitAll.h"
+#include "QiMeng/Planner/CompileSession.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -54,7 +55,8 @@ public:
           status.type() != llvm::sys::fs::file_type::regular_file)
         continue;
       finalPath = path.str();
-      tempPath = finalPath + ".tmp-" + std::to_string(llvm::sys::Process::getProcessId());
+      tempPath = finalPath + ".tmp-" +
+                 std::to_string(llvm::sys::Process::getProcessId());
       *value = (inPlace ? "-o=" : "") + tempPath;
     }
   }
@@ -98,6 +100,8 @@ int main(int argc, char **argv) {
   }
 
   mlir::qimeng::registerAllPasses();
+  // --micro-coder, --qimeng-report, --llm-* ... (docs/llm.md).
+  mlir::qimeng::registerCompileOptions();
   std::vector<std::string> args(argv, argv + argc);
   AtomicOutput output(args);
   std::vector<char *> cargs;
@@ -110,5 +114,7 @@ int main(int argc, char **argv) {
       "  --lower-to-nvvm   lower to NVVM and serialize to PTX/cubin\n"
       "  --print-plan-schema  print the JSON Schema of a plan and exit\n",
       registry));
+  // The compile report and the recorded LLM session, whatever the outcome.
+  rc = mlir::qimeng::finishCompileSession(rc);
   return output.finish(rc);
 }

@@ -8,6 +8,7 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Target/TargetProfile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,52 +36,6 @@ constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
-
-/// The operation families the planner tells apart.
-enum class Family {
-  Matmul,      ///< 2-D contraction (m, n, k), any transposition
-  Contraction, ///< other contractions: batched matmul, matvec, ...
-  Convolution,
-  Pooling,
-  Reduction,
-  Elementwise ///< no reduction loop: elementwise, broadcast, fill
-};
-
-StringRef familyName(Family f) {
-  switch (f) {
-  case Family::Matmul:
-    return "matmul";
-  case Family::Contraction:
-    return "contraction";
-  case Family::Convolution:
-    return "conv";
-  case Family::Pooling:
-    return "pool";
-  case Family::Reduction:
-    return "reduction";
-  case Family::Elementwise:
-    return "elementwise";
-  }
-  llvm_unreachable("unknown family");
-}
-
-Family classify(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return Family::Elementwise;
-  if (linalg::isaContractionOpInterface(op)) {
-    if (op.getNumLoops() == 3 && op.getNumParallelLoops() == 2 &&
-        op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
-        llvm::all_of(op.getIndexingMapsArray(),
-                     [](AffineMap m) { return m.isProjectedPermutation(); }))
-      return Family::Matmul;
-    return Family::Contraction;
-  }
-  if (op->getName().getStringRef().starts_with("linalg.pooling"))
-    return Family::Pooling;
-  if (linalg::isaConvolutionOpInterface(op))
-    return Family::Convolution;
-  return Family::Reduction;
-}
 
 /// Which matmul plan an op takes.
 enum class MatmulPath { None, TensorCore, Simt };

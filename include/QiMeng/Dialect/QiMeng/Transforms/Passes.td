@@ -81,6 +81,34 @@ def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
 
+def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
+  let summary = "Ask the configured LLM for each kernel's plan";
+  let description = [{
+    Runs after the built-in planner (`qimeng-plan`). When an LLM endpoint is
+    configured (docs/llm.md), each built-in plan's kernel is described to the
+    LLM (sanitized IR, family, shapes, FLOPs and bytes, the target, the
+    actions' JSON schema, the built-in plan and an example plan) and the
+    reply is checked: by the schema, by the op verifiers against the kernel
+    and by the resource checks (threads and shared memory per block,
+    registers per thread, tiles within the loops). A rejected plan is sent
+    back with its errors for up to `rounds` rounds (the first included);
+    then the built-in plan stays, and a line on stderr says why. An accepted
+    plan replaces the built-in one with provenance `llm:<model>` and the
+    attributes `qimeng.llm_rounds` and `qimeng.llm_cache_key`.
+
+    With no endpoint configured the plans are left as they are. Either way
+    each kernel's final plan goes into the compile report
+    (`--qimeng-report`).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU profile (sm_80, sm_90)">,
+    Option<"rounds", "rounds", "unsigned", /*default=*/"0",
+           "LLM rounds per plan (0: --llm-plan-rounds, default 3)">
+  ];
+  let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
+}
+
 def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
   let summary = "Realize every qimeng.plan with the built-in micro-coder";
   let description = [{
@@ -161,6 +189,18 @@ def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
     `.extern .func __nv_*` declarations that no driver can load. This pass
     (the last step of `--lower-to-nvvm`) turns that into an error on the
     `gpu.binary`, naming the function and the fix (`CUDA_HOME`).
+  }];
+}
+
+def QiMengStripBuildTimesPass : Pass<"qimeng-strip-build-times", "ModuleOp"> {
+  let summary = "Drop compile-time measurements from gpu.binary objects";
+  let description = [{
+    Upstream's serialization records how long each step took in the
+    properties of every `gpu.object` (`LLVMIRToISATimeInMs`,
+    `ISAToBinaryTimeInMs`), so two compiles of the same input differ. This
+    pass (a step of `--lower-to-nvvm`) removes every property whose name ends
+    in `TimeInMs`, which makes the output byte for byte reproducible (the
+    offline replay of an LLM session depends on it).
   }];
 }
 

@@ -1,0 +1,89 @@
+//===- CompileSession.h - One compile's LLM client and report ---*- C++ -*-===//
+//
+// What the planning and micro-coding passes of one compile share: the
+// command-line choices (micro-coder, repair rounds, report file), the LLM
+// client when an endpoint is configured, and the JSON report that records
+// every plan, micro-coding attempt, rollback and verification. The tool
+// calls finishCompileSession() at exit to write the report (and the LLM
+// session file of --llm-record).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_PLANNER_COMPILESESSION_H
+#define QIMENG_PLANNER_COMPILESESSION_H
+
+#include "QiMeng/LLM/Client.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace mlir::qimeng {
+
+enum class MicroCoderKind { Builtin, LLM, Auto };
+
+struct CompileOptions {
+  MicroCoderKind microCoder = MicroCoderKind::Auto;
+  /// LLM rounds per plan and per micro-coding step (the first try included).
+  unsigned planRounds = 3, codeRounds = 3;
+  /// Fail when a step cannot be run on a GPU (instead of marking it
+  /// unverified).
+  bool requireGpuVerification = false;
+  /// Where to write the JSON report ("" = nowhere).
+  std::string reportPath;
+  /// Verification trials per step.
+  unsigned trials = 3;
+};
+
+/// Registers --micro-coder, --qimeng-report, --require-gpu-verification,
+/// --llm-plan-rounds and --llm-code-rounds (and the --llm-* options).
+void registerCompileOptions();
+
+class CompileSession {
+public:
+  /// The compile's session, made on first use from the command line and the
+  /// environment.
+  static CompileSession &get();
+
+  /// The LLM client, or null when no endpoint is configured (or the
+  /// configuration is broken: see getLLMError).
+  llm::Client *getClient() { return client.get(); }
+  /// Why the configuration could not be used ("" when it could).
+  const std::string &getLLMError() const { return llmError; }
+  const CompileOptions &getOptions() const { return options; }
+  /// Whether micro-coding asks the LLM.
+  bool useLLMMicroCoder() const;
+
+  /// The report object of `kernel` (created empty); lock getMutex() while
+  /// using it from several threads.
+  nlohmann::json &kernelReport(llvm::StringRef kernel);
+  std::mutex &getMutex() { return mutex; }
+
+  /// One line of progress on stderr ("qimeng: ...").
+  void progress(const llvm::Twine &line);
+
+  /// Writes the report and the --llm-record session; errors on stderr.
+  /// Returns false when a file could not be written.
+  bool finish(int exitCode);
+
+private:
+  CompileSession();
+  CompileOptions options;
+  std::unique_ptr<llm::Client> client;
+  std::string llmError;
+  nlohmann::json report;
+  std::mutex mutex;
+  bool finished = false;
+};
+
+/// CompileSession::get().finish(exitCode) if a session was made; returns
+/// the exit code to use.
+int finishCompileSession(int exitCode);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_PLANNER_COMPILESESSION_H

@@ -1,0 +1,48 @@
+//===- LLMPlanner.h - Plans proposed by an LLM, checked, repaired -*- C++ -*-=//
+//
+// Macro thinking: the LLM is told the kernel (sanitized IR, family, shapes,
+// FLOPs and bytes), the target GPU, the actions and their limits (the plan's
+// JSON schema), the built-in plan and an example, and answers with a plan in
+// the dialect's JSON form. The reply is checked by the schema, the op
+// verifiers and the resource checks; a rejected plan goes back with the
+// exact errors for a bounded number of rounds, after which the built-in
+// plan stays. The LLM's reply is data: it is only ever parsed as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_PLANNER_LLMPLANNER_H
+#define QIMENG_PLANNER_LLMPLANNER_H
+
+#include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
+#include "QiMeng/LLM/Client.h"
+#include "QiMeng/Target/TargetProfile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mlir::qimeng {
+
+/// Attributes an accepted LLM plan carries besides its provenance.
+inline constexpr llvm::StringLiteral kLLMRoundsAttr = "qimeng.llm_rounds";
+inline constexpr llvm::StringLiteral kLLMCacheKeyAttr = "qimeng.llm_cache_key";
+
+struct LLMPlanResult {
+  /// The accepted plan (inserted after `builtinPlan`, which is erased), or
+  /// null when the built-in plan stays.
+  PlanOp plan;
+  /// Why the built-in plan stays (when `plan` is null).
+  std::string fallbackReason;
+  /// One object per round: round, outcome (accepted, invalid-reply,
+  /// invalid-plan, error), problems, seconds, tokens, cached, cache_key.
+  nlohmann::json rounds = nlohmann::json::array();
+};
+
+/// Asks `client` for a plan of `kernel` in up to `maxRounds` rounds.
+LLMPlanResult planWithLLM(llm::Client &client, func::FuncOp kernel,
+                          PlanOp builtinPlan, const TargetProfile &profile,
+                          unsigned maxRounds);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_PLANNER_LLMPLANNER_H

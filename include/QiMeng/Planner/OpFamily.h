@@ -1,0 +1,26 @@
+//===- OpFamily.h - The operation families planners tell apart --*- C++ -*-===//
+
+#ifndef QIMENG_PLANNER_OPFAMILY_H
+#define QIMENG_PLANNER_OPFAMILY_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+namespace mlir::qimeng {
+
+enum class Family {
+  Matmul,      ///< 2-D contraction (m, n, k), any transposition
+  Contraction, ///< other contractions: batched matmul, matvec, ...
+  Convolution,
+  Pooling,
+  Reduction,
+  Elementwise ///< no reduction loop: elementwise, broadcast, fill
+};
+
+/// "matmul", "contraction", "conv", "pool", "reduction", "elementwise".
+StringRef familyName(Family family);
+
+Family classify(linalg::LinalgOp op);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_PLANNER_OPFAMILY_H

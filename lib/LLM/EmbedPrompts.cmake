@@ -1,0 +1,17 @@
+# Writes ${OUTPUT}: a C++ array of the prompt templates in ${PROMPT_DIR}
+# (one raw string literal per .txt file), included by Prompts.cpp.
+file(GLOB prompts RELATIVE "${PROMPT_DIR}" "${PROMPT_DIR}/*.txt")
+list(SORT prompts)
+set(body "const Embedded kEmbeddedPrompts[] = {\n")
+foreach(file ${prompts})
+  file(READ "${PROMPT_DIR}/${file}" text)
+  string(FIND "${text}" ")qimeng_prompt\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${file} contains the raw-string delimiter")
+  endif()
+  string(REGEX REPLACE "\\.txt$" "" name "${file}")
+  string(APPEND body "    {\"${name}\", R\"qimeng_prompt(${text})qimeng_prompt\"},\n")
+endforeach()
+string(APPEND body "};\n")
+file(WRITE "${OUTPUT}.tmp" "${body}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,162 @@
+//===- CompileSession.cpp - One compile's LLM client and report -----------===//
+
+#include "QiMeng/Planner/CompileSession.h"
+
+#include "QiMeng/LLM/Options.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+struct CompileCLOptions {
+  llvm::cl::OptionCategory category{"QiMeng compile options"};
+  llvm::cl::opt<std::string> microCoder{
+      "micro-coder",
+      llvm::cl::desc("Who writes each step: builtin (MLIR's transformations), "
+                     "llm, or auto (llm when an endpoint is configured)"),
+      llvm::cl::init("auto"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> report{
+      "qimeng-report",
+      llvm::cl::desc("Write a JSON report of planning and micro-coding"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<bool> requireGpu{
+      "require-gpu-verification",
+      llvm::cl::desc("Fail when an LLM-written step cannot be run on a GPU"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> planRounds{
+      "llm-plan-rounds",
+      llvm::cl::desc("LLM rounds per plan, repairs included (default 3)"),
+      llvm::cl::init(3), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> codeRounds{
+      "llm-code-rounds",
+      llvm::cl::desc("LLM rounds per micro-coding step, repairs included "
+                     "(default 3)"),
+      llvm::cl::init(3), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> trials{
+      "verify-trials",
+      llvm::cl::desc("Random inputs per verified step (default 3)"),
+      llvm::cl::init(3), llvm::cl::cat(category)};
+};
+
+llvm::ManagedStatic<CompileCLOptions> clOptions;
+std::unique_ptr<CompileSession> session;
+std::once_flag sessionOnce;
+
+} // namespace
+
+void mlir::qimeng::registerCompileOptions() {
+  *clOptions;
+  llm::registerLLMOptions();
+}
+
+CompileSession::CompileSession() {
+  if (clOptions.isConstructed()) {
+    llvm::StringRef kind = clOptions->microCoder;
+    options.microCoder = kind == "builtin" ? MicroCoderKind::Builtin
+                         : kind == "llm"   ? MicroCoderKind::LLM
+                                           : MicroCoderKind::Auto;
+    if (kind != "builtin" && kind != "llm" && kind != "auto")
+      llmError = "--micro-coder must be builtin, llm or auto, got '" +
+                 kind.str() + "'";
+    options.reportPath = clOptions->report;
+    options.requireGpuVerification = clOptions->requireGpu;
+    options.planRounds = std::max(1u, unsigned(clOptions->planRounds));
+    options.codeRounds = std::max(1u, unsigned(clOptions->codeRounds));
+    options.trials = std::max(1u, unsigned(clOptions->trials));
+  }
+  report = {{"format", "qimeng-compile-report"},
+            {"version", 1},
+            {"kernels", nlohmann::json::object()}};
+  llvm::Expected<llm::Config> config =
+      llm::loadConfig(llm::getLLMConfigFlags());
+  if (!config) {
+    llmError = llvm::toString(config.takeError());
+  } else if (config->configured) {
+    llvm::Expected<std::unique_ptr<llm::Client>> made =
+        llm::Client::create(*config);
+    if (made)
+      client = std::move(*made);
+    else
+      llmError = llvm::toString(made.takeError());
+  }
+  nlohmann::json llmInfo = {{"configured", client != nullptr}};
+  if (client) {
+    const llm::Config &c = client->getConfig();
+    llmInfo["provider"] = llm::stringifyProvider(c.provider).str();
+    llmInfo["planner_model"] = c.plannerModel;
+    llmInfo["coder_model"] = c.coderModel;
+    llmInfo["cache"] = llm::stringifyCacheMode(c.cacheMode).str();
+  }
+  if (!llmError.empty())
+    llmInfo["error"] = llmError;
+  report["llm"] = llmInfo;
+}
+
+CompileSession &CompileSession::get() {
+  std::call_once(sessionOnce, [] { session.reset(new CompileSession()); });
+  return *session;
+}
+
+bool CompileSession::useLLMMicroCoder() const {
+  switch (options.microCoder) {
+  case MicroCoderKind::Builtin:
+    return false;
+  case MicroCoderKind::LLM:
+    return true;
+  case MicroCoderKind::Auto:
+    return client != nullptr;
+  }
+  return false;
+}
+
+nlohmann::json &CompileSession::kernelReport(llvm::StringRef kernel) {
+  nlohmann::json &kernels = report["kernels"];
+  if (!kernels.contains(kernel.str()))
+    kernels[kernel.str()] = nlohmann::json::object();
+  return kernels[kernel.str()];
+}
+
+void CompileSession::progress(const llvm::Twine &line) {
+  llvm::errs() << "qimeng: " << line << "\n";
+}
+
+bool CompileSession::finish(int exitCode) {
+  if (finished)
+    return true;
+  finished = true;
+  bool ok = true;
+  if (client) {
+    report["accounting"] = client->statsJSON();
+    if (!client->getConfig().recordFile.empty())
+      if (llvm::Error error =
+              client->writeSessionFile(client->getConfig().recordFile)) {
+        llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+        ok = false;
+      }
+  }
+  report["exit_code"] = exitCode;
+  if (!options.reportPath.empty()) {
+    std::string text = report.dump(2) + "\n";
+    if (llvm::Error error =
+            llvm::writeToOutput(options.reportPath, [&](llvm::raw_ostream &os) {
+              os << text;
+              return llvm::Error::success();
+            })) {
+      llvm::errs() << "error: cannot write the report " << options.reportPath
+                   << ": " << llvm::toString(std::move(error)) << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+int mlir::qimeng::finishCompileSession(int exitCode) {
+  if (!session)
+    return exitCode;
+  return session->finish(exitCode) ? exitCode : (exitCode ? exitCode : 1);
+}

@@ -1,0 +1,180 @@
+//===- LLMPlanner.cpp - Plans proposed by an LLM, checked, repaired -------===//
+
+#include "QiMeng/Planner/LLMPlanner.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
+#include "QiMeng/LLM/Prompts.h"
+#include "QiMeng/Planner/KernelSummary.h"
+#include "QiMeng/Planner/PlanResources.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+/// `value` as pretty-printed text.
+static std::string printJSON(const llvm::json::Value &value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", value);
+  return text;
+}
+
+static std::string describeTarget(const TargetProfile &p) {
+  return llvm::formatv(
+      "{0}: {1} SMs, {2} threads per block at most, {3} bytes of static "
+      "shared memory per block ({4} per SM), {5} registers per SM, {6} MiB "
+      "of L2, warps of {7}",
+      p.chip, p.numSMs, p.maxThreadsPerBlock, p.sharedMemPerBlock,
+      p.sharedMemPerSM, p.registersPerSM, p.l2Bytes >> 20, p.warpSize);
+}
+
+/// The message that sends a rejected plan back.
+static std::string rejection(const std::vector<std::string> &problems) {
+  std::string text = "The plan was rejected:\n";
+  for (const std::string &problem : problems)
+    text += "- " + problem + "\n";
+  return text + "Reply with a corrected plan (the whole JSON object).";
+}
+
+LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
+                                        func::FuncOp kernel, PlanOp builtinPlan,
+                                        const TargetProfile &profile,
+                                        unsigned maxRounds) {
+  LLMPlanResult result;
+  MLIRContext *context = kernel.getContext();
+  llvm::Expected<llm::PromptTemplate> prompt =
+      llm::getPromptTemplate("plan.v1");
+  if (!prompt) {
+    result.fallbackReason = llvm::toString(prompt.takeError());
+    return result;
+  }
+  llvm::json::Object schema = getPlanJSONSchema(context);
+  std::string schemaText = printJSON(llvm::json::Value(std::move(schema)));
+  llvm::Expected<std::string> text = llm::renderPrompt(
+      prompt->text,
+      {{"kernel", kernel.getSymName().str()},
+       {"kernel_summary", summarizeKernel(kernel)},
+       {"kernel_ir", printSanitizedKernel(kernel)},
+       {"target", describeTarget(profile)},
+       {"max_threads", std::to_string(profile.maxThreadsPerBlock)},
+       {"max_shared", std::to_string(profile.sharedMemPerBlock)},
+       {"builtin_plan", printJSON(planToJSON(builtinPlan))},
+       {"plan_schema", schemaText}});
+  if (!text) {
+    result.fallbackReason = llvm::toString(text.takeError());
+    return result;
+  }
+  llm::Request request;
+  request.role = llm::Role::Planner;
+  request.promptVersion = prompt->version;
+  request.schemaName = "qimeng_plan";
+  request.schema = nlohmann::json::parse(schemaText, nullptr, false);
+  request.messages = {{"system", "You are QiMeng's macro planner. Reply with "
+                                 "one JSON plan and nothing else."},
+                      {"user", *text}};
+
+  for (unsigned round = 1; round <= maxRounds; ++round) {
+    nlohmann::json record = {{"round", round}};
+    llvm::Expected<llm::Reply> reply = client.complete(request);
+    if (!reply) {
+      std::string why;
+      std::string feedback;
+      llvm::handleAllErrors(
+          reply.takeError(),
+          [&](const llm::InvalidReplyError &invalid) {
+            why = invalid.message();
+            feedback = invalid.feedback();
+            record["outcome"] = "invalid-reply";
+            record["problems"] = invalid.problems;
+            request.messages.push_back({"assistant", invalid.text});
+          },
+          [&](const llvm::ErrorInfoBase &other) { why = other.message(); });
+      result.rounds.push_back(record.contains("outcome")
+                                  ? record
+                                  : nlohmann::json{{"round", round},
+                                                   {"outcome", "error"},
+                                                   {"error", why}});
+      if (feedback.empty()) {
+        // The client already retried what can be retried.
+        result.fallbackReason = why;
+        return result;
+      }
+      request.messages.push_back({"user", feedback});
+      result.fallbackReason = why;
+      continue;
+    }
+    record["seconds"] = reply->latencySeconds;
+    record["tokens"] =
+        reply->usage.promptTokens + reply->usage.completionTokens;
+    record["cached"] = reply->cached;
+    record["cache_key"] = reply->cacheKey;
+
+    // Build the plan right after the built-in one; the op verifiers and the
+    // checks against the kernel run on it, their errors collected.
+    std::vector<std::string> problems;
+    PlanOp plan;
+    {
+      ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          problems.push_back(diag.str());
+        return success();
+      });
+      llvm::Expected<llvm::json::Value> json =
+          llvm::json::parse(reply->json->dump());
+      if (!json) {
+        problems.push_back(llvm::toString(json.takeError()));
+      } else if (auto *object = json->getAsObject();
+                 object && object->getString("kernel") &&
+                 *object->getString("kernel") != kernel.getSymName()) {
+        problems.push_back(llvm::formatv(
+            "the plan is for kernel '{0}', but this kernel is '{1}'",
+            *object->getString("kernel"), kernel.getSymName()));
+      } else {
+        // The provenance is QiMeng's to say, not the model's.
+        if (auto *object = json->getAsObject())
+          (*object)["provenance"] = "llm:" + client.getConfig().plannerModel;
+        OpBuilder builder(context);
+        builder.setInsertionPointAfter(builtinPlan);
+        FailureOr<PlanOp> built =
+            planFromJSON(builder, builtinPlan.getLoc(), *json);
+        if (succeeded(built))
+          plan = *built;
+        else if (problems.empty())
+          problems.push_back("the plan does not verify");
+      }
+    }
+    if (plan) {
+      std::vector<std::string> resources =
+          checkPlanResources(plan, kernel, profile);
+      if (!resources.empty()) {
+        problems = std::move(resources);
+        plan->erase();
+        plan = nullptr;
+      }
+    }
+    if (!plan) {
+      record["outcome"] = "invalid-plan";
+      record["problems"] = problems;
+      result.rounds.push_back(record);
+      result.fallbackReason =
+          llvm::formatv("round {0}: {1}", round, problems.front()).str();
+      request.messages.push_back({"assistant", reply->text});
+      request.messages.push_back({"user", rejection(problems)});
+      continue;
+    }
+    Builder b(context);
+    plan->setAttr(kLLMRoundsAttr, b.getI64IntegerAttr(round));
+    plan->setAttr(kLLMCacheKeyAttr, b.getStringAttr(reply->cacheKey));
+    record["outcome"] = "accepted";
+    result.rounds.push_back(record);
+    builtinPlan->erase();
+    result.plan = plan;
+    result.fallbackReason.clear();
+    return result;
+  }
+  return result;
+}

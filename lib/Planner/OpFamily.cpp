@@ -1,0 +1,44 @@
+//===- OpFamily.cpp - The operation families planners tell apart ----------===//
+
+#include "QiMeng/Planner/OpFamily.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+StringRef mlir::qimeng::familyName(Family family) {
+  switch (family) {
+  case Family::Matmul:
+    return "matmul";
+  case Family::Contraction:
+    return "contraction";
+  case Family::Convolution:
+    return "conv";
+  case Family::Pooling:
+    return "pool";
+  case Family::Reduction:
+    return "reduction";
+  case Family::Elementwise:
+    return "elementwise";
+  }
+  llvm_unreachable("unknown family");
+}
+
+Family mlir::qimeng::classify(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return Family::Elementwise;
+  if (linalg::isaContractionOpInterface(op)) {
+    if (op.getNumLoops() == 3 && op.getNumParallelLoops() == 2 &&
+        op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
+        llvm::all_of(op.getIndexingMapsArray(),
+                     [](AffineMap m) { return m.isProjectedPermutation(); }))
+      return Family::Matmul;
+    return Family::Contraction;
+  }
+  if (op->getName().getStringRef().starts_with("linalg.pooling"))
+    return Family::Pooling;
+  if (linalg::isaConvolutionOpInterface(op))
+    return Family::Convolution;
+  return Family::Reduction;
+}

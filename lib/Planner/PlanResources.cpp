@@ -1,0 +1,174 @@
+//===- PlanResources.cpp - Does a plan fit the GPU? -----------------------===//
+
+#include "QiMeng/Planner/PlanResources.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// What the plan does to one target, in plan order.
+struct TargetPlan {
+  SmallVector<int64_t> blockTile, reductionTile, threadTile, warpTile;
+  SmallVector<int64_t> promoted;
+  int64_t stages = 1, unroll = 1;
+};
+
+/// Registers an estimate counts for indices, pointers and loop state.
+constexpr int64_t kBaseRegisters = 24;
+
+int64_t elementBytes(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isIntOrFloat()
+             ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+             : 4;
+}
+
+} // namespace
+
+std::vector<std::string>
+mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
+                                 const TargetProfile &profile,
+                                 std::vector<TargetResources> *resources) {
+  std::vector<std::string> problems;
+  llvm::StringMap<TargetPlan> targets;
+  SmallVector<std::string> order;
+  auto state = [&](StringRef tag) -> TargetPlan & {
+    if (!targets.count(tag))
+      order.push_back(tag.str());
+    return targets[tag];
+  };
+  for (Operation &action : plan.getBody().front()) {
+    if (auto tile = dyn_cast<TileOp>(action)) {
+      TargetPlan &t = state(tile.getTarget());
+      SmallVector<int64_t> sizes(tile.getSizes());
+      switch (tile.getLevel()) {
+      case TileLevel::block:
+        t.blockTile = sizes;
+        break;
+      case TileLevel::reduction:
+        t.reductionTile = sizes;
+        break;
+      case TileLevel::thread:
+        t.threadTile = sizes;
+        break;
+      case TileLevel::warp:
+        t.warpTile = sizes;
+        break;
+      }
+    } else if (auto promote = dyn_cast<PromoteOp>(action)) {
+      llvm::append_range(state(promote.getTarget()).promoted,
+                         promote.getOperands());
+    } else if (auto pipeline = dyn_cast<PipelineOp>(action)) {
+      state(pipeline.getTarget()).stages = pipeline.getStages();
+    } else if (auto unroll = dyn_cast<UnrollOp>(action)) {
+      state(unroll.getTarget()).unroll *= unroll.getFactor();
+    }
+  }
+
+  for (const std::string &tag : order) {
+    const TargetPlan &t = targets[tag];
+    auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, tag));
+    if (!op)
+      continue; // the op verifiers report unknown targets
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    auto at = [](ArrayRef<int64_t> v, size_t i) -> int64_t {
+      return i < v.size() ? v[i] : 0;
+    };
+    TargetResources r;
+    r.target = tag;
+
+    // Block tiles within the loops.
+    SmallVector<int64_t> block(extents);
+    for (size_t d = 0; d < extents.size(); ++d) {
+      int64_t size = at(t.blockTile, d);
+      if (size <= 0)
+        continue;
+      if (!ShapedType::isDynamic(extents[d]) && size > extents[d])
+        problems.push_back(llvm::formatv(
+            "'{0}': the block tile {1} of loop {2} exceeds the loop's extent "
+            "{3}",
+            tag, size, d, extents[d]));
+      block[d] = size;
+    }
+
+    // Threads per block, and the outputs each thread accumulates.
+    ArrayRef<int64_t> perThread =
+        t.warpTile.empty() ? t.threadTile : t.warpTile;
+    int64_t threads = t.warpTile.empty() ? 1 : 32;
+    int64_t outputs = 1;
+    for (size_t d = 0; d < extents.size(); ++d) {
+      int64_t size = at(perThread, d);
+      if (size <= 0 || ShapedType::isDynamic(block[d]))
+        continue;
+      threads *= (block[d] + size - 1) / size;
+      if (iterators[d] == utils::IteratorType::parallel)
+        outputs *= size;
+    }
+    if (!t.warpTile.empty())
+      outputs = std::max<int64_t>(1, outputs / 32);
+    r.threadsPerBlock = threads;
+    if (threads > profile.maxThreadsPerBlock)
+      problems.push_back(llvm::formatv(
+          "'{0}': {1} threads per block, more than the {2} the GPU allows", tag,
+          threads, profile.maxThreadsPerBlock));
+
+    // Shared memory: each promoted operand's tile, once per pipeline stage.
+    SmallVector<int64_t> tileExtents(block);
+    for (size_t d = 0; d < extents.size(); ++d)
+      if (at(t.reductionTile, d) > 0)
+        tileExtents[d] = at(t.reductionTile, d);
+    for (int64_t index : t.promoted) {
+      if (index < 0 || index >= op->getNumOperands())
+        continue;
+      OpOperand &operand = op->getOpOperand(index);
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      int64_t elements = 1;
+      for (AffineExpr e : map.getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(e);
+            dim && !ShapedType::isDynamic(tileExtents[dim.getPosition()]))
+          elements *= tileExtents[dim.getPosition()];
+      r.sharedBytes += elements * elementBytes(operand.get().getType()) *
+                       std::max<int64_t>(1, t.stages);
+    }
+    if (r.sharedBytes > profile.sharedMemPerBlock)
+      problems.push_back(llvm::formatv(
+          "'{0}': {1} bytes of shared memory per block (promoted tiles x {2} "
+          "stages), more than the {3} a block may allocate statically",
+          tag, r.sharedBytes, std::max<int64_t>(1, t.stages),
+          profile.sharedMemPerBlock));
+
+    // Registers: accumulators, one reduction step of operand fragments per
+    // unrolled iteration, and a base.
+    int64_t fragments = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      int64_t elements = 1;
+      for (AffineExpr e : map.getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          if (int64_t size = at(perThread, dim.getPosition()); size > 0)
+            elements *= size;
+      fragments += elements;
+    }
+    int64_t outputBytes =
+        op.getNumDpsInits()
+            ? elementBytes(op.getDpsInitOperand(0)->get().getType())
+            : 4;
+    r.registersPerThread = kBaseRegisters +
+                           outputs * std::max<int64_t>(1, outputBytes / 4) +
+                           fragments * t.unroll;
+    if (r.registersPerThread > kMaxRegistersPerThread)
+      problems.push_back(llvm::formatv(
+          "'{0}': about {1} registers per thread ({2} accumulators), more "
+          "than the {3} a thread has: use smaller thread tiles",
+          tag, r.registersPerThread, outputs, kMaxRegistersPerThread));
+    if (resources)
+      resources->push_back(r);
+  }
+  return problems;
+}
