@@ -125,7 +125,7 @@ static LogicalResult runSequence(PlanOp plan, func::FuncOp kernel,
 }
 
 LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
-                                      int steps) {
+                                        int steps) {
   for (Value arg : kernel.getArguments())
     if (isa<TensorType>(arg.getType()))
       return plan.emitOpError()
@@ -158,8 +158,8 @@ LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
     for (auto &[tag, launchTag] : script->warpReductions) {
       gpu::LaunchOp launch = findTargetLaunch(kernel, launchTag);
       if (!launch || failed(distributeWarpReduction(launch, tag)))
-        return plan.emitOpError() << "could not share the reduction of '"
-                                  << tag << "' among the lanes of a warp";
+        return plan.emitOpError() << "could not share the reduction of '" << tag
+                                  << "' among the lanes of a warp";
     }
     for (PipelineStep &step : script->pipelines) {
       scf::ForOp loop = findNamedLoop(kernel, step.loop);
@@ -177,8 +177,7 @@ LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
     for (PipelineStep &step : script->pipelines)
       if (failed(checkPipelinable(step, kernel)))
         return failure();
-    if (failed(
-            runSequence(plan, kernel, *transformModule, kPipelineSequence)))
+    if (failed(runSequence(plan, kernel, *transformModule, kPipelineSequence)))
       return failure();
   }
   // Strided slices left by transposed reads: turn them into shuffles, which
@@ -208,8 +207,8 @@ LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
   WalkResult leftover = kernel.walk([&](Operation *op) {
     if (op->getParentOfType<gpu::LaunchOp>() || isa<gpu::LaunchOp>(op))
       return WalkResult::skip();
-    if (isa<scf::ForOp, scf::ForallOp, linalg::LinalgOp,
-            vector::TransferReadOp, vector::TransferWriteOp>(op)) {
+    if (isa<scf::ForOp, scf::ForallOp, linalg::LinalgOp, vector::TransferReadOp,
+            vector::TransferWriteOp>(op)) {
       op->emitOpError() << "was left outside any gpu.launch by the plan";
       return WalkResult::interrupt();
     }

@@ -119,7 +119,13 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(qimeng::createQiMengApplyPlanPass());
+  // The LLM writes the steps, each verified, when configured (or asked
+  // for); otherwise MLIR's own transformations realize the whole plan.
+  if (!options.naive && qimeng::CompileSession::get().useLLMMicroCoder() &&
+      qimeng::CompileSession::get().getClient())
+    pm.addPass(qimeng::createQiMengMicroCodePass());
+  else
+    pm.addPass(qimeng::createQiMengApplyPlanPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -92,6 +92,8 @@ CompileSession::CompileSession() {
     llmInfo["coder_model"] = c.coderModel;
     llmInfo["cache"] = llm::stringifyCacheMode(c.cacheMode).str();
   }
+  if (llmError.empty() && options.microCoder == MicroCoderKind::LLM && !client)
+    llmError = "--micro-coder=llm needs an LLM endpoint (docs/llm.md)";
   if (!llmError.empty())
     llmInfo["error"] = llmError;
   report["llm"] = llmInfo;
@@ -119,6 +121,16 @@ nlohmann::json &CompileSession::kernelReport(llvm::StringRef kernel) {
   if (!kernels.contains(kernel.str()))
     kernels[kernel.str()] = nlohmann::json::object();
   return kernels[kernel.str()];
+}
+
+void CompileSession::noteBuiltinPlan(llvm::StringRef kernel) {
+  std::lock_guard<std::mutex> lock(mutex);
+  builtinPlans.insert(kernel.str());
+}
+
+bool CompileSession::hasBuiltinPlan(llvm::StringRef kernel) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return builtinPlans.count(kernel.str()) != 0;
 }
 
 void CompileSession::progress(const llvm::Twine &line) {

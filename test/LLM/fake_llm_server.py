@@ -14,6 +14,9 @@ A step is an object:
   {"openai": {"content": "...", "finish_reason": "stop", "refusal": "..."}}
   {"anthropic": {"text": "...", "stop_reason": "end_turn"}}
       a 200 reply in that API's shape (usage and model filled in)
+  {"openai": {"mlir_file": "F"}}
+      content {"mlir": <the text of F>} (the micro-coder's reply shape); F is
+      relative to the script's directory
   {"status": 429, "headers": {"retry-after": "0"}, "body": {...} or "text"}
   {"delay": SECONDS, ...}   wait before answering (time-out tests)
   {"reset": true}           close the connection without an answer
@@ -24,6 +27,7 @@ A step is an object:
 """
 import http.server
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -31,8 +35,12 @@ import threading
 import time
 
 
-def openai_body(spec):
-    message = {"role": "assistant", "content": spec.get("content")}
+def openai_body(spec, base):
+    content = spec.get("content")
+    if "mlir_file" in spec:
+        with open(os.path.join(base, spec["mlir_file"])) as f:
+            content = json.dumps({"mlir": f.read()})
+    message = {"role": "assistant", "content": content}
     if "refusal" in spec:
         message["refusal"] = spec["refusal"]
     return {
@@ -89,7 +97,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         status = step.get("status", 200)
         content_type = "application/json"
         if "openai" in step:
-            payload = json.dumps(openai_body(step["openai"])).encode()
+            payload = json.dumps(openai_body(step["openai"], server.base)).encode()
         elif "anthropic" in step:
             payload = json.dumps(anthropic_body(step["anthropic"])).encode()
         elif "raw" in step:
@@ -127,6 +135,7 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.steps, server.log, server.lock = steps, [], threading.Lock()
+    server.base = os.path.dirname(os.path.abspath(options["--script"]))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d" % server.server_address[1]
     proc = subprocess.run([a.replace("{url}", url) for a in cmd],

@@ -53,7 +53,7 @@ public:
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       nlohmann::json entry = {{"planned_by", plan.getProvenance().str()}};
-      if (client && kernel && plan.getProvenance() == "builtin") {
+      if (client && kernel && session.hasBuiltinPlan(plan.getKernel())) {
         LLMPlanResult result =
             planWithLLM(*client, kernel, plan, *profile, maxRounds);
         entry["llm_rounds"] = result.rounds;

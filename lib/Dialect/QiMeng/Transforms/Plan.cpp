@@ -8,6 +8,7 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Target/TargetProfile.h"
 
@@ -498,6 +499,8 @@ private:
         return failure();
       }
     }
+    if (!naive)
+      CompileSession::get().noteBuiltinPlan(func.getSymName());
     // Fusions come last: they merge loops the actions above made.
     for (linalg::LinalgOp op : roots)
       if (auto fusion = fusions.find(op); fusion != fusions.end())

@@ -136,6 +136,40 @@ def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def QiMengMicroCodePass : Pass<"qimeng-micro-code", "ModuleOp"> {
+  let summary = "Realize every plan step by step, each step verified";
+  let description = [{
+    The micro-coding loop (docs/micro-coding.md). Each plan is realized in
+    steps: an action, or the few actions that only make a runnable kernel
+    together. With an LLM configured (docs/llm.md) the LLM writes each step
+    as the whole kernel function, from the current verified implementation,
+    the specification (the kernel before realization) and the step's
+    actions. Every candidate is parsed in a context of the allowed dialects
+    only and checked (same signature, no calls, no memory but the arguments
+    and the kernel's own), lowered to PTX and run on the GPU against the
+    specification (`qimeng-run --verify` in a child process). A failure goes
+    back to the LLM with the diagnostic for up to `--llm-code-rounds`
+    rounds; then QiMeng rolls back to the last verified implementation and
+    realizes the step with the built-in micro-coder (while no LLM-written
+    step was taken; else the step is skipped). Without an LLM every step is
+    the built-in one, verified all the same.
+
+    Without a GPU, steps are checked as far as possible (parse, checks,
+    lowering to PTX) and marked unverified in the report;
+    `--require-gpu-verification` makes that an error. Kernels must be on
+    memrefs. Consumes the plans.
+  }];
+  let options = [
+    Option<"rounds", "rounds", "unsigned", /*default=*/"0",
+           "LLM rounds per step (0: --llm-code-rounds, default 3)">
+  ];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
+}
+
 def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
   let summary = "Allocate the temporaries that GPU kernels use in managed memory";
   let description = [{

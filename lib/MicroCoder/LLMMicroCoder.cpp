@@ -1,0 +1,392 @@
+//===- LLMMicroCoder.cpp - Verified micro-coding by an LLM ----------------===//
+
+#include "QiMeng/MicroCoder/LLMMicroCoder.h"
+
+#include "QiMeng/LLM/Prompts.h"
+#include "QiMeng/MicroCoder/CandidateCheck.h"
+#include "QiMeng/MicroCoder/Realize.h"
+#include "QiMeng/Planner/KernelSummary.h"
+#include "QiMeng/Verifier/VerifyStep.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// A kernel implementation: a module of its own holding the function and
+/// the workgroup globals it uses.
+using State = OwningOpRef<ModuleOp>;
+
+/// Collects the error diagnostics of `context` while alive.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error)
+            text += (text.empty() ? "" : "; ") + diag.str();
+          return success();
+        }) {}
+  std::string text;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+State cloneState(ModuleOp state) {
+  return State(cast<ModuleOp>(state->clone()));
+}
+
+func::FuncOp getFunction(ModuleOp state) {
+  return *state.getOps<func::FuncOp>().begin();
+}
+
+/// A module holding a copy of `kernel` (and nothing else).
+State makeSpec(func::FuncOp kernel) {
+  OpBuilder builder(kernel.getContext());
+  State state = ModuleOp::create(kernel.getLoc());
+  builder.setInsertionPointToEnd(state->getBody());
+  builder.clone(*kernel);
+  return state;
+}
+
+std::string print(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+/// `spec` with the actions `indices` of `plan` realized by the built-in
+/// micro-coder, or null (`why` says why).
+State realizeBuiltin(PlanOp plan, ArrayRef<unsigned> indices, ModuleOp spec,
+                     std::string &why) {
+  State state = cloneState(spec);
+  OpBuilder builder(spec.getContext());
+  builder.setInsertionPointToEnd(state->getBody());
+  auto copy = cast<PlanOp>(builder.clone(*plan));
+  SmallVector<Operation *> actions = llvm::to_vector(llvm::map_range(
+      copy.getBody().front(), [](Operation &op) { return &op; }));
+  for (auto [i, action] : llvm::enumerate(actions))
+    if (!llvm::is_contained(indices, i))
+      action->erase();
+  DiagnosticCollector diagnostics(spec.getContext());
+  LogicalResult realized = realizePlan(copy, getFunction(*state), -1);
+  copy->erase();
+  if (failed(realized)) {
+    why = diagnostics.text;
+    return nullptr;
+  }
+  return state;
+}
+
+/// Lowers a copy of `state` to PTX in this process; the diagnostics when
+/// it fails.
+std::optional<std::string> compileToPTX(ModuleOp state) {
+  State copy = cloneState(state);
+  MLIRContext *context = state.getContext();
+  PassManager pm(context);
+  std::string parseError;
+  llvm::raw_string_ostream errors(parseError);
+  if (failed(parsePassPipeline("lower-to-nvvm", pm, errors)))
+    return "the lower-to-nvvm pipeline is not registered here: " + parseError;
+  DiagnosticCollector diagnostics(context);
+  if (failed(pm.run(*copy)))
+    return diagnostics.text.empty() ? std::string("lowering failed")
+                                    : diagnostics.text;
+  return std::nullopt;
+}
+
+/// The outcome of checking one implementation.
+struct Check {
+  enum Kind { Verified, Unverified, Failed } kind;
+  std::string detail;
+};
+
+Check checkState(ModuleOp state, ModuleOp spec, StringRef name,
+                 const MicroCodeOptions &options) {
+  StepOptions stepOptions;
+  stepOptions.trials = options.trials;
+  stepOptions.timeoutSeconds = 180;
+  StepResult result = verifyStep(state, spec, name, stepOptions);
+  if (result.status == StepStatus::Pass)
+    return {Check::Verified, "verified on the GPU"};
+  if (result.status == StepStatus::Fail)
+    return {Check::Failed, result.reason};
+  // Not run (no GPU, no qimeng-run, the reference failed): check as far as
+  // possible here.
+  if (std::optional<std::string> error = compileToPTX(state))
+    return {Check::Failed, "it does not compile to PTX: " + *error};
+  return {Check::Unverified,
+          "compiles to PTX, not run on a GPU (" + result.reason + ")"};
+}
+
+/// The feedback for a candidate that failed with `why`.
+std::string repairMessage(StringRef why) {
+  return ("Your implementation was rejected: " + why +
+          "\nReply again with the complete, corrected module as "
+          "{\"mlir\": \"...\"}.")
+      .str();
+}
+
+/// Gives the globals of `state` names of the kernel's own that `module`
+/// does not use (the shared buffers of every kernel are called @alloca,
+/// ...).
+void renameGlobals(ModuleOp state, ModuleOp module, StringRef kernel) {
+  SymbolTable table(module);
+  func::FuncOp func = getFunction(state);
+  for (auto global : llvm::to_vector(state.getOps<memref::GlobalOp>())) {
+    std::string base = (kernel + "_" + global.getSymName()).str();
+    std::string name = base;
+    for (unsigned i = 0; table.lookup(name) || state.lookupSymbol(name); ++i)
+      name = base + "_" + std::to_string(i);
+    auto newName = StringAttr::get(state.getContext(), name);
+    if (succeeded(SymbolTable::replaceAllSymbolUses(global.getSymNameAttr(),
+                                                    newName, func)))
+      global.setSymName(name);
+  }
+}
+
+} // namespace
+
+LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
+                                            func::FuncOp kernel,
+                                            const MicroCodeOptions &options,
+                                            nlohmann::json &report) {
+  StringRef name = kernel.getSymName();
+  auto progress = [&](const Twine &line) {
+    if (options.progress)
+      options.progress("@" + name + ": " + line);
+  };
+  State spec = makeSpec(kernel);
+  std::string functionType;
+  {
+    llvm::raw_string_ostream os(functionType);
+    os << kernel.getFunctionType();
+  }
+  SmallVector<MacroActionOpInterface> actions = plan.getActions();
+  unsigned n = actions.size();
+
+  // Steps: each ends where the built-in micro-coder can realize the plan so
+  // far as a runnable kernel.
+  SmallVector<unsigned> ends;
+  for (unsigned k = 1; k < n; ++k) {
+    SmallVector<unsigned> prefix = llvm::to_vector(llvm::seq<unsigned>(0, k));
+    std::string why;
+    if (realizeBuiltin(plan, prefix, *spec, why))
+      ends.push_back(k);
+  }
+  ends.push_back(n);
+
+  llm::Request request;
+  std::optional<llm::PromptTemplate> prompt;
+  if (options.client) {
+    llvm::Expected<llm::PromptTemplate> loaded =
+        llm::getPromptTemplate("microcode.v1");
+    if (!loaded)
+      return plan.emitOpError() << llvm::toString(loaded.takeError());
+    prompt = *loaded;
+  }
+
+  State current = cloneState(*spec);
+  bool haveImplementation = false, llmWritten = false, allVerified = true;
+  SmallVector<unsigned> builtinActions;
+  unsigned rollbacks = 0;
+  nlohmann::json steps = nlohmann::json::array();
+  unsigned begin = 0;
+  for (auto [stepIndex, end] : llvm::enumerate(ends)) {
+    SmallVector<unsigned> group =
+        llvm::to_vector(llvm::seq<unsigned>(begin, end));
+    begin = end;
+    std::string actionText;
+    nlohmann::json actionList = nlohmann::json::array();
+    for (unsigned i : group) {
+      std::string text = print(actions[i]);
+      actionList.push_back(text);
+      actionText += "- " + text + "\n";
+    }
+    std::string stepName =
+        llvm::formatv("step {0}/{1}", stepIndex + 1, ends.size()).str();
+    nlohmann::json step = {{"step", stepIndex + 1},
+                           {"actions", actionList},
+                           {"attempts", nlohmann::json::array()}};
+    State accepted;
+    Check acceptedCheck{Check::Failed, ""};
+
+    // The LLM writes the step, repaired for up to `rounds` rounds.
+    if (options.client) {
+      llvm::Expected<std::string> text = llm::renderPrompt(
+          prompt->text, {{"spec_ir", printSanitizedKernel(getFunction(*spec))},
+                         {"current_ir", print(*current)},
+                         {"actions", actionText},
+                         {"kernel", name.str()},
+                         {"signature", functionType},
+                         {"allowed_dialects", getAllowedDialectsText().str()}});
+      if (!text)
+        return plan.emitOpError() << llvm::toString(text.takeError());
+      request = llm::Request();
+      request.role = llm::Role::Coder;
+      request.promptVersion = prompt->version;
+      request.schemaName = "qimeng_microcode";
+      request.schema =
+          nlohmann::json{{"type", "object"},
+                         {"required", {"mlir"}},
+                         {"additionalProperties", false},
+                         {"properties", {{"mlir", {{"type", "string"}}}}}};
+      request.messages = {{"system", "You are QiMeng's micro-coder. Reply "
+                                     "with {\"mlir\": \"...\"} only."},
+                          {"user", *text}};
+      for (unsigned round = 1; round <= options.rounds; ++round) {
+        auto start = std::chrono::steady_clock::now();
+        nlohmann::json attempt = {{"round", round}};
+        auto finishAttempt = [&](StringRef outcome, StringRef error) {
+          attempt["outcome"] = outcome.str();
+          if (!error.empty())
+            attempt["error"] = error.str();
+          attempt["seconds"] = std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
+          step["attempts"].push_back(attempt);
+          progress(stepName + " (" + actionList[0].get<std::string>() +
+                   (group.size() > 1 ? ", ..." : "") + "): llm round " +
+                   Twine(round) + ": " + outcome +
+                   (error.empty() ? "" : ": " + error.take_front(160)));
+        };
+        llvm::Expected<llm::Reply> reply = options.client->complete(request);
+        if (!reply) {
+          std::string feedback, why;
+          llvm::handleAllErrors(
+              reply.takeError(),
+              [&](const llm::InvalidReplyError &invalid) {
+                why = invalid.message();
+                feedback = invalid.feedback();
+                request.messages.push_back({"assistant", invalid.text});
+              },
+              [&](const llvm::ErrorInfoBase &other) { why = other.message(); });
+          finishAttempt(feedback.empty() ? "error" : "invalid-reply", why);
+          if (feedback.empty())
+            break; // the client already retried what can be retried
+          request.messages.push_back({"user", feedback});
+          continue;
+        }
+        attempt["tokens"] =
+            reply->usage.promptTokens + reply->usage.completionTokens;
+        attempt["cached"] = reply->cached;
+        request.messages.push_back({"assistant", reply->text});
+        std::string reason;
+        State candidate =
+            checkCandidate((*reply->json)["mlir"].get<std::string>(), name,
+                           functionType, kernel.getContext(), reason);
+        if (!candidate) {
+          finishAttempt("rejected", reason);
+          request.messages.push_back({"user", repairMessage(reason)});
+          continue;
+        }
+        Check check = checkState(*candidate, *spec, name, options);
+        if (check.kind == Check::Failed) {
+          finishAttempt("failed", check.detail);
+          request.messages.push_back({"user", repairMessage(check.detail)});
+          continue;
+        }
+        if (check.kind == Check::Unverified && options.requireGpuVerification)
+          return plan.emitOpError()
+                 << "@" << name << " " << stepName
+                 << ": the LLM's implementation could not be verified on a "
+                    "GPU ("
+                 << check.detail << ") and --require-gpu-verification is set";
+        finishAttempt(check.kind == Check::Verified ? "verified" : "unverified",
+                      check.kind == Check::Verified ? "" : check.detail);
+        accepted = std::move(candidate);
+        acceptedCheck = check;
+        break;
+      }
+    }
+
+    if (accepted) {
+      step["result"] = "llm";
+      llmWritten = true;
+    } else {
+      // Roll back to the last verified implementation; the built-in
+      // micro-coder realizes the step when it can.
+      if (options.client)
+        ++rollbacks;
+      step["rolled_back"] = options.client != nullptr;
+      std::string why;
+      if (llmWritten) {
+        why = "the built-in micro-coder realizes plans on the original "
+              "kernel, not on LLM-written code";
+      } else {
+        SmallVector<unsigned> withStep(builtinActions);
+        llvm::append_range(withStep, group);
+        State built = realizeBuiltin(plan, withStep, *spec, why);
+        if (built) {
+          Check check = checkState(*built, *spec, name, options);
+          if (check.kind == Check::Failed) {
+            why = "the built-in implementation failed verification: " +
+                  check.detail;
+          } else if (check.kind == Check::Unverified &&
+                     options.requireGpuVerification) {
+            return plan.emitOpError()
+                   << "@" << name << " " << stepName
+                   << ": could not be verified on a GPU (" << check.detail
+                   << ") and --require-gpu-verification is set";
+          } else {
+            accepted = std::move(built);
+            acceptedCheck = check;
+            builtinActions = withStep;
+          }
+        }
+      }
+      if (accepted) {
+        step["result"] = "builtin";
+      } else {
+        step["result"] = "skipped";
+        step["reason"] = why;
+      }
+      if (options.client || !accepted)
+        progress(stepName + ": " +
+                 (accepted ? Twine("rolled back to the last verified "
+                                   "implementation; built-in micro-coder")
+                           : "skipped (" + Twine(why).str() + ")"));
+    }
+    if (accepted) {
+      current = std::move(accepted);
+      haveImplementation = true;
+      allVerified &= acceptedCheck.kind == Check::Verified;
+      step["verification"] = acceptedCheck.kind == Check::Verified
+                                 ? "gpu"
+                                 : "unverified: " + acceptedCheck.detail;
+    }
+    steps.push_back(step);
+  }
+
+  report["steps"] = steps;
+  report["rollbacks"] = rollbacks;
+  report["final"] = allVerified ? "verified on the GPU" : "not all verified";
+  if (!haveImplementation)
+    return plan.emitOpError()
+           << "no step of the plan of @" << name << " could be realized";
+
+  // The kernel becomes the last verified implementation.
+  renameGlobals(*current, module, name);
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPoint(kernel);
+  for (auto global : current->getOps<memref::GlobalOp>())
+    builder.clone(*global);
+  builder.setInsertionPointAfter(kernel);
+  auto implementation =
+      cast<func::FuncOp>(builder.clone(*getFunction(*current)));
+  implementation.setVisibility(kernel.getVisibility());
+  kernel->erase();
+  (void)implementation;
+  return success();
+}
