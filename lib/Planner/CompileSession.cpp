@@ -46,6 +46,7 @@ struct CompileCLOptions {
 llvm::ManagedStatic<CompileCLOptions> clOptions;
 std::unique_ptr<CompileSession> session;
 std::once_flag sessionOnce;
+bool llmDisabled = false;
 
 } // namespace
 
@@ -74,7 +75,9 @@ CompileSession::CompileSession() {
             {"kernels", nlohmann::json::object()}};
   llvm::Expected<llm::Config> config =
       llm::loadConfig(llm::getLLMConfigFlags());
-  if (!config) {
+  if (llmDisabled) {
+    llvm::consumeError(config.takeError());
+  } else if (!config) {
     llmError = llvm::toString(config.takeError());
   } else if (config->configured) {
     llvm::Expected<std::unique_ptr<llm::Client>> made =
@@ -98,6 +101,8 @@ CompileSession::CompileSession() {
     llmInfo["error"] = llmError;
   report["llm"] = llmInfo;
 }
+
+void CompileSession::disableLLM() { llmDisabled = true; }
 
 CompileSession &CompileSession::get() {
   std::call_once(sessionOnce, [] { session.reset(new CompileSession()); });

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/InitAll.h"
+#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Verifier/Npy.h"
 #include "QiMeng/Verifier/Report.h"
@@ -206,6 +207,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerAllPasses();
+  // Candidates and references compile with the built-in paths only: the
+  // verifier never asks an LLM.
+  CompileSession::disableLLM();
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "QiMeng: compile and run a kernel function on the GPU\n");
 

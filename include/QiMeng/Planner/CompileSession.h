@@ -50,6 +50,10 @@ public:
   /// environment.
   static CompileSession &get();
 
+  /// Makes the session (if made after this) use no LLM whatever is
+  /// configured: qimeng-run compiles with the built-in paths only.
+  static void disableLLM();
+
   /// The LLM client, or null when no endpoint is configured (or the
   /// configuration is broken: see getLLMError).
   llm::Client *getClient() { return client.get(); }
