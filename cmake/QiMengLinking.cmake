@@ -48,7 +48,9 @@ if(QIMENG_STATIC_MLIR)
     if(NOT _deps)
       continue()
     endif()
-    list(FILTER _deps EXCLUDE REGEX "^(LLVM|MLIR|MLIRTest.*|LLVM.*)$")
+    # Plain, or wrapped as a private dependency ($<LINK_ONLY:LLVM>).
+    list(FILTER _deps EXCLUDE REGEX
+         "^(\\$<LINK_ONLY:)?(LLVM|MLIR|MLIRTest.*|LLVM.*)>?$")
     set_target_properties(${_lib} PROPERTIES INTERFACE_LINK_LIBRARIES "${_deps}")
   endforeach()
 endif()

@@ -44,8 +44,7 @@ protected:
       return {"does not parse"};
     auto plan = *module->getOps<PlanOp>().begin();
     auto kernel = module->lookupSymbol<func::FuncOp>("k");
-    return checkPlanResources(plan, kernel, *lookupTargetProfile("sm_90"),
-                              out);
+    return checkPlanResources(plan, kernel, *lookupTargetProfile("sm_90"), out);
   }
 
   MLIRContext context;
