@@ -371,6 +371,20 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
 
   report["steps"] = steps;
   report["rollbacks"] = rollbacks;
+  unsigned byLLM = 0, byBuiltin = 0, skipped = 0;
+  for (const nlohmann::json &step : steps) {
+    const std::string &result = step["result"].get_ref<const std::string &>();
+    byLLM += result == "llm";
+    byBuiltin += result == "builtin";
+    skipped += result == "skipped";
+  }
+  progress(llvm::formatv("{0} step(s): {1} by the LLM, {2} built-in, {3} "
+                         "skipped; {4} rollback(s); {5}",
+                         steps.size(), byLLM, byBuiltin, skipped, rollbacks,
+                         !haveImplementation ? "nothing realized"
+                         : allVerified       ? "verified on the GPU"
+                                             : "not all verified on a GPU")
+               .str());
   report["final"] = allVerified ? "verified on the GPU" : "not all verified";
   if (!haveImplementation)
     return plan.emitOpError()
