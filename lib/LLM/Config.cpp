@@ -188,26 +188,24 @@ llvm::Expected<Config> mlir::qimeng::llm::loadConfig(const ConfigFlags &flags,
 
   set(config.baseURL, "base_url", anthropic ? anthropicURL : openaiURL,
       anthropic ? "env ANTHROPIC_BASE_URL" : "env OPENAI_BASE_URL");
-  set(config.baseURL, "base_url", getenv("QIMENG_LLM_BASE_URL"),
-      "env QIMENG_LLM_BASE_URL");
-  set(config.baseURL, "base_url", flags.baseURL, "flag");
-  set(config.plannerModel, "planner_model", getenv("QIMENG_PLANNER_MODEL"),
-      "env QIMENG_PLANNER_MODEL");
-  set(config.plannerModel, "planner_model", flags.plannerModel, "flag");
-  set(config.coderModel, "coder_model", getenv("QIMENG_CODER_MODEL"),
-      "env QIMENG_CODER_MODEL");
-  set(config.coderModel, "coder_model", flags.coderModel, "flag");
-  set(cacheMode, "cache", getenv("QIMENG_LLM_CACHE"), "env QIMENG_LLM_CACHE");
-  set(cacheMode, "cache", flags.cacheMode, "flag");
-  set(config.cacheDir, "cache_dir", getenv("QIMENG_LLM_CACHE_DIR"),
-      "env QIMENG_LLM_CACHE_DIR");
-  set(config.cacheDir, "cache_dir", flags.cacheDir, "flag");
-  set(config.replayFile, "replay", getenv("QIMENG_LLM_REPLAY"),
-      "env QIMENG_LLM_REPLAY");
-  set(config.replayFile, "replay", flags.replayFile, "flag");
-  set(config.recordFile, "record", getenv("QIMENG_LLM_RECORD"),
-      "env QIMENG_LLM_RECORD");
-  set(config.recordFile, "record", flags.recordFile, "flag");
+  // QiMeng's own variable over what came before, the flag over both.
+  auto envThenFlag = [&](std::string &slot, const std::string &key,
+                         const char *var, const std::string &flag) {
+    set(slot, key, getenv(var), std::string("env ") + var);
+    set(slot, key, flag, "flag");
+  };
+  envThenFlag(config.baseURL, "base_url", "QIMENG_LLM_BASE_URL", flags.baseURL);
+  envThenFlag(config.plannerModel, "planner_model", "QIMENG_PLANNER_MODEL",
+              flags.plannerModel);
+  envThenFlag(config.coderModel, "coder_model", "QIMENG_CODER_MODEL",
+              flags.coderModel);
+  envThenFlag(cacheMode, "cache", "QIMENG_LLM_CACHE", flags.cacheMode);
+  envThenFlag(config.cacheDir, "cache_dir", "QIMENG_LLM_CACHE_DIR",
+              flags.cacheDir);
+  envThenFlag(config.replayFile, "replay", "QIMENG_LLM_REPLAY",
+              flags.replayFile);
+  envThenFlag(config.recordFile, "record", "QIMENG_LLM_RECORD",
+              flags.recordFile);
   if (!cacheMode.empty()) {
     std::optional<CacheMode> mode = parseCacheMode(cacheMode);
     if (!mode)

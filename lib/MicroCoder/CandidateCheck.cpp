@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -23,14 +24,6 @@ using namespace mlir::qimeng;
 
 llvm::StringRef mlir::qimeng::getAllowedDialectsText() {
   return "func, arith, math, memref, scf, vector, gpu, nvgpu, affine, index";
-}
-
-/// `type`'s printed form.
-static std::string printed(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return text;
 }
 
 static bool isWorkgroup(MemRefType type) {
@@ -125,9 +118,10 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
     reason = "the module has no body for @" + kernelName.str();
     return nullptr;
   }
-  if (printed(func.getFunctionType()) != functionType) {
+  if (llvm::to_string(func.getFunctionType()) != functionType) {
     reason = "the signature changed: @" + kernelName.str() + " must stay " +
-             functionType.str() + ", got " + printed(func.getFunctionType());
+             functionType.str() + ", got " +
+             llvm::to_string(func.getFunctionType());
     return nullptr;
   }
   WalkResult walk = func.walk([&](Operation *op) {

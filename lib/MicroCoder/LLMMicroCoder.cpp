@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -57,13 +58,6 @@ State makeSpec(func::FuncOp kernel) {
   builder.setInsertionPointToEnd(state->getBody());
   builder.clone(*kernel);
   return state;
-}
-
-std::string print(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  return text;
 }
 
 /// `spec` with the actions `indices` of `plan` realized by the built-in
@@ -168,11 +162,7 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
       options.progress("@" + name + ": " + line);
   };
   State spec = makeSpec(kernel);
-  std::string functionType;
-  {
-    llvm::raw_string_ostream os(functionType);
-    os << kernel.getFunctionType();
-  }
+  std::string functionType = llvm::to_string(kernel.getFunctionType());
   SmallVector<MacroActionOpInterface> actions = plan.getActions();
   unsigned n = actions.size();
 
@@ -210,7 +200,7 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
     std::string actionText;
     nlohmann::json actionList = nlohmann::json::array();
     for (unsigned i : group) {
-      std::string text = print(actions[i]);
+      std::string text = llvm::to_string(*actions[i].getOperation());
       actionList.push_back(text);
       actionText += "- " + text + "\n";
     }
@@ -225,12 +215,13 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
     // The LLM writes the step, repaired for up to `rounds` rounds.
     if (options.client) {
       llvm::Expected<std::string> text = llm::renderPrompt(
-          prompt->text, {{"spec_ir", printSanitizedKernel(getFunction(*spec))},
-                         {"current_ir", print(*current)},
-                         {"actions", actionText},
-                         {"kernel", name.str()},
-                         {"signature", functionType},
-                         {"allowed_dialects", getAllowedDialectsText().str()}});
+          prompt->text,
+          {{"spec_ir", printSanitizedKernel(getFunction(*spec))},
+           {"current_ir", llvm::to_string(*current->getOperation())},
+           {"actions", actionText},
+           {"kernel", name.str()},
+           {"signature", functionType},
+           {"allowed_dialects", getAllowedDialectsText().str()}});
       if (!text)
         return plan.emitOpError() << llvm::toString(text.takeError());
       request = llm::Request();
