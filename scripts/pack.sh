@@ -85,6 +85,9 @@ cp test/lit.cfg.py "$root/test/"
 cp test/lit.pack.site.cfg.py "$root/test/lit.site.cfg.py"
 mkdir -p "$root/test/Integration"
 cp -r test/Integration/GPU "$root/test/Integration/"
+# The benchmark suite and its harness (bench/bench.sh runs from the pack).
+mkdir -p "$root/bench"
+cp -r bench/problems bench/*.py bench/bench.sh "$root/bench/"
 # The loopback LLM server the GPU micro-coding test scripts.
 mkdir -p "$root/test/LLM"
 cp test/LLM/fake_llm_server.py "$root/test/LLM/"

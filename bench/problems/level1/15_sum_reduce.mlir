@@ -1,0 +1,15 @@
+// KernelBench level1/47_Sum_reduction_over_a_dimension.py (v0.1 shapes):
+// torch.sum(x, dim=1, keepdim=True) for x of 16x256x256 f32 -> 16x1x256.
+#in = affine_map<(b, r, c) -> (b, r, c)>
+#out = affine_map<(b, r, c) -> (b, 0, c)>
+func.func @sum_reduce(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tensor<16x1x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%y : tensor<16x1x256xf32>) -> tensor<16x1x256xf32>
+  %0 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<16x256x256xf32>) outs(%init : tensor<16x1x256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16x1x256xf32>
+  return %0 : tensor<16x1x256xf32>
+}

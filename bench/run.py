@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""KernelBench-style benchmark of QiMeng against PyTorch eager and torch.compile.
+
+Runs on a GPU machine with PyTorch and NumPy, using QiMeng's tools from the
+GPU pack (scripts/pack.sh) or a build:
+
+    python3 bench/run.py [--bin DIR] [--problems L1-08-relu,L2-*] [--quick]
+                         [--out bench-results.json] [--no-compile]
+
+For each problem (bench/problems.py):
+  1. compile with the default `qimeng-opt --llm-plan --lower-to-nvvm`
+     (built-in planner and micro-coder; no LLM);
+  2. correctness against PyTorch on 5 fresh random inputs (torch.randn, as
+     KernelBench): QiMeng's output buffer is NaN-filled before each run, the
+     reference is computed in float64 on the GPU, and every element must be
+     within 1e-4 * max(1, rms(expected)) + 1e-4 * |expected| (fp32; integer
+     outputs exactly); then the verifier's anti-cheat checks
+     (`qimeng-run --verify`: NaN-poisoned outputs, inputs unchanged, fresh
+     seeds, no constant output);
+  3. timing of QiMeng (`qimeng-run --time`), torch eager and torch.compile
+     (default mode) by one protocol: CUDA events around each call, warm-up
+     calls, then >= 100 timed calls, each after a write of 2x the L2 size
+     (at least 8 MiB), median reported. TF32 is off for PyTorch.
+It also measures the GPU's peaks in the same run: copy bandwidth and cuBLAS
+fp32 (TF32 off) and bf16 matmul rates.
+
+Results go to a JSON file; several partial files (e.g. --problems subsets run
+as separate commands) are merged by bench/report.py, which writes
+docs/benchmarks.md.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import problems as registry  # noqa: E402
+
+TRIALS = 5
+TOLERANCE = 1e-4
+
+
+def find_tool(name, bin_dir):
+    if bin_dir:
+        path = os.path.join(bin_dir, name)
+        if os.path.exists(path):
+            return path
+    path = shutil.which(name)
+    if not path:
+        sys.exit("bench: %s not found (use --bin DIR or PATH)" % name)
+    return path
+
+
+def run(cmd, timeout):
+    start = time.time()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+        return proc.returncode, proc.stdout, proc.stderr, time.time() - start
+    except subprocess.TimeoutExpired:
+        return 124, "", "timed out after %d s" % timeout, time.time() - start
+
+
+def last_line(text):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1] if lines else ""
+
+
+# --- PyTorch side -------------------------------------------------------------
+
+def torch_modules():
+    import numpy
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    return numpy, torch
+
+
+def make_inputs(problem, seed, torch):
+    """The problem's inputs on the CPU, as KernelBench draws them."""
+    gen = torch.Generator().manual_seed(seed)
+    tensors = []
+    for spec in problem.inputs:
+        dtype = getattr(torch, spec.dtype)
+        if dtype.is_floating_point:
+            draw = torch.randn if spec.kind == "randn" else torch.rand
+            tensors.append(draw(spec.shape, generator=gen, dtype=dtype))
+        else:
+            tensors.append(torch.randint(0, 16, spec.shape, generator=gen,
+                                         dtype=dtype))
+    return tensors
+
+
+def l2_flush_bytes(torch):
+    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    return max(2 * l2, 8 << 20)
+
+
+def time_torch(fn, inputs, warmup, runs, torch):
+    """Median (and min) ms of fn(*inputs): CUDA events, flushed L2."""
+    flush = torch.empty(l2_flush_bytes(torch) // 4, dtype=torch.float32,
+                        device="cuda")
+    for _ in range(warmup):
+        fn(*inputs)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn(*inputs)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return {"median_ms": statistics.median(times), "min_ms": min(times),
+            "runs": runs, "warmup": warmup}
+
+
+def measure_peaks(torch, quick):
+    """Copy bandwidth and cuBLAS fp32 / bf16 matmul rates of this GPU."""
+    runs = 10 if quick else 30
+    peaks = {}
+    n = 256 << 20  # 1 GiB of floats
+    x = torch.empty(n, dtype=torch.float32, device="cuda").normal_()
+    y = torch.empty_like(x)
+    t = time_torch(lambda a, b: b.copy_(a), [x, y], 3, runs, torch)
+    peaks["copy_gbps"] = 2 * n * 4 / (t["median_ms"] * 1e6)
+    del x, y
+    size = 8192
+    for name, dtype in (("fp32_tflops", torch.float32),
+                        ("bf16_tflops", torch.bfloat16)):
+        a = torch.randn(size, size, device="cuda", dtype=dtype)
+        b = torch.randn(size, size, device="cuda", dtype=dtype)
+        t = time_torch(torch.matmul, [a, b], 3, runs, torch)
+        peaks[name] = 2 * size ** 3 / (t["median_ms"] * 1e9)
+    return peaks
+
+
+# --- QiMeng side ----------------------------------------------------------------
+
+def compile_problem(problem, opt, workdir):
+    source = os.path.join(HERE, "problems", problem.mlir)
+    compiled = os.path.join(workdir, "compiled.mlir")
+    report = os.path.join(workdir, "compile-report.json")
+    code, _, err, seconds = run([opt, source, "--llm-plan", "--lower-to-nvvm",
+                                 "--qimeng-report=" + report, "-o", compiled],
+                                600)
+    result = {"compile_s": round(seconds, 3)}
+    if code != 0:
+        result["error"] = "compile: " + last_line(err)
+        return None, result
+    try:
+        with open(report) as f:
+            kernel = json.load(f)["kernels"].get(problem.entry, {})
+        result["plan"] = kernel.get("plan")
+    except (OSError, ValueError, KeyError):
+        pass
+    return compiled, result
+
+
+def check_against_torch(problem, qrun, compiled, workdir, trials, numpy,
+                        torch):
+    """Runs QiMeng on `trials` fresh inputs; compares with PyTorch."""
+    worst = 0.0
+    for seed in range(1, trials + 1):
+        inputs = make_inputs(problem, seed, torch)
+        args = []
+        for i, tensor in enumerate(inputs):
+            path = os.path.join(workdir, "in%d.npy" % i)
+            numpy.save(path, tensor.numpy())
+            args.append("--input=%d=%s" % (i, path))
+        # The output buffer starts as NaN (or -1 for integers): a kernel that
+        # skips elements cannot pass.
+        out_dtype = getattr(numpy, problem.output.dtype)
+        fill = numpy.nan if numpy.issubdtype(out_dtype, numpy.floating) else -1
+        out_path = os.path.join(workdir, "out.npy")
+        numpy.save(out_path, numpy.full(problem.output.shape, fill,
+                                        dtype=out_dtype))
+        args.append("--input=%d=%s" % (len(inputs), out_path))
+        out_dir = os.path.join(workdir, "trial%d" % seed)
+        os.makedirs(out_dir, exist_ok=True)
+        code, _, err, _ = run([qrun, compiled, "--entry=" + problem.entry,
+                               "--output-dir=" + out_dir] + args, 600)
+        if code != 0:
+            return False, "seed %d: qimeng-run: %s" % (seed, last_line(err)), worst
+        got_path = os.path.join(out_dir, "result0.npy")
+        if not os.path.exists(got_path):
+            got_path = os.path.join(out_dir, "arg%d.npy" % len(inputs))
+        got = torch.from_numpy(numpy.load(got_path))
+        with torch.no_grad():
+            wide = [t.double().cuda() if t.is_floating_point() else t.cuda()
+                    for t in inputs]
+            expected = problem.reference(*wide).cpu()
+        if tuple(got.shape) != tuple(expected.shape):
+            return False, "seed %d: shape %s, expected %s" % (
+                seed, tuple(got.shape), tuple(expected.shape)), worst
+        if not expected.is_floating_point():
+            bad = (got.long() != expected.long()).nonzero()
+            if len(bad):
+                return False, "seed %d: wrong at %s" % (
+                    seed, tuple(bad[0].tolist())), worst
+            continue
+        got = got.double()
+        if torch.isnan(got).any():
+            index = tuple(torch.isnan(got).nonzero()[0].tolist())
+            return False, "seed %d: NaN at %s (not written?)" % (seed, index), worst
+        err = (got - expected).abs()
+        scale = max(1.0, expected.pow(2).mean().sqrt().item())
+        limit = TOLERANCE * scale + TOLERANCE * expected.abs()
+        worst = max(worst, (err / scale).max().item())
+        if (err > limit).any():
+            index = tuple((err > limit).nonzero()[0].tolist())
+            return False, "seed %d: at %s got %.6g, expected %.6g" % (
+                seed, index, got[index].item(), expected[index].item()), worst
+    return True, "", worst
+
+
+def anti_cheat(problem, qrun, compiled, workdir):
+    """The verifier's cheat rules: outputs NaN-poisoned, inputs unchanged,
+    fresh seeds, no constant output. Accuracy was checked against PyTorch in
+    float64 already; the verifier's own references sum serially in f32 (off
+    by ~0.3% on a 4M-element layer norm), so its tolerance is loose here."""
+    source = os.path.join(HERE, "problems", problem.mlir)
+    report = os.path.join(workdir, "verify.json")
+    code, _, err, _ = run([qrun, compiled, "--verify", "--trials=2",
+                           "--entry=" + problem.entry, "--reference=" + source,
+                           "--atol=1e-2", "--rtol=1e-2", "--report=" + report],
+                          900)
+    return code == 0, "" if code == 0 else last_line(err)
+
+
+def time_qimeng(problem, qrun, compiled, workdir, warmup, runs):
+    report = os.path.join(workdir, "time.json")
+    code, _, err, _ = run([qrun, compiled, "--entry=" + problem.entry,
+                           "--time", "--warmup=%d" % warmup,
+                           "--runs=%d" % runs, "--report=" + report], 900)
+    if code != 0:
+        return None, last_line(err)
+    with open(report) as f:
+        timing = json.load(f)["timing"]
+    return {"median_ms": timing["median_ms"], "min_ms": timing["min_ms"],
+            "runs": runs, "warmup": warmup}, ""
+
+
+def bench_problem(problem, tools, args, numpy, torch):
+    entry = {"name": problem.name, "level": problem.level,
+             "kernelbench": problem.kernelbench, "flops": problem.flops,
+             "bytes": problem.bytes, "note": problem.note}
+    workdir = tempfile.mkdtemp(prefix="qimeng-bench-")
+    try:
+        compiled, result = compile_problem(problem, tools["qimeng-opt"],
+                                           workdir)
+        entry.update(result)
+        if not compiled:
+            entry["correct"] = False
+            return entry
+        ok, why, worst = check_against_torch(problem, tools["qimeng-run"],
+                                             compiled, workdir, args.trials,
+                                             numpy, torch)
+        entry["max_scaled_error"] = worst
+        if ok:
+            ok, why = anti_cheat(problem, tools["qimeng-run"], compiled,
+                                 workdir)
+            why = "verifier: " + why if not ok else ""
+        entry["correct"] = ok
+        if why:
+            entry["error"] = why
+        timing, why = time_qimeng(problem, tools["qimeng-run"], compiled,
+                                  workdir, args.warmup, args.runs)
+        if timing:
+            entry["qimeng"] = timing
+        else:
+            entry.setdefault("error", "timing: " + why)
+        inputs = [t.cuda() for t in make_inputs(problem, 0, torch)]
+        with torch.no_grad():
+            entry["eager"] = time_torch(problem.reference, inputs,
+                                        args.warmup, args.runs, torch)
+            if not args.no_compile:
+                start = time.time()
+                compiled_fn = torch.compile(problem.reference)
+                compiled_fn(*inputs)
+                torch.cuda.synchronize()
+                entry["torch_compile_s"] = round(time.time() - start, 2)
+                entry["compile"] = time_torch(compiled_fn, inputs, args.warmup,
+                                              args.runs, torch)
+        return entry
+    except Exception as error:  # a broken problem must not stop the run
+        entry["correct"] = False
+        entry["error"] = "harness: %s: %s" % (type(error).__name__, error)
+        return entry
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def select(patterns):
+    if not patterns:
+        return list(registry.PROBLEMS)
+    chosen = []
+    for problem in registry.PROBLEMS:
+        if any(fnmatch.fnmatch(problem.name, p) for p in patterns):
+            chosen.append(problem)
+    if not chosen:
+        sys.exit("bench: no problem matches %s" % ",".join(patterns))
+    return chosen
+
+
+def environment(torch, tools):
+    props = torch.cuda.get_device_properties(0)
+    env = {"gpu": props.name, "sm_count": props.multi_processor_count,
+           "compute_capability": "%d.%d" % (props.major, props.minor),
+           "torch": torch.__version__, "cuda": torch.version.cuda,
+           "python": platform.python_version(),
+           "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    try:
+        smi = subprocess.run(["nvidia-smi", "--query-gpu=driver_version",
+                              "--format=csv,noheader"], capture_output=True,
+                             text=True, timeout=30)
+        env["driver"] = smi.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    version = os.path.join(os.path.dirname(os.path.dirname(
+        tools["qimeng-opt"])), "VERSION")
+    if os.path.exists(version):
+        with open(version) as f:
+            env["qimeng"] = f.read().strip().splitlines()[0]
+    return env
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", help="directory of qimeng-opt and qimeng-run")
+    parser.add_argument("--problems", default="",
+                        help="comma-separated names or globs (L1-*, L2-03-*)")
+    parser.add_argument("--out", default="bench-results.json")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 correctness trials, 20 timed runs")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip torch.compile")
+    parser.add_argument("--no-peaks", action="store_true")
+    args = parser.parse_args()
+    args.trials = 2 if args.quick else TRIALS
+    args.runs = 20 if args.quick else 100
+    args.warmup = 3 if args.quick else 10
+    tools = {name: find_tool(name, args.bin)
+             for name in ("qimeng-opt", "qimeng-run")}
+    numpy, torch = torch_modules()
+    chosen = select([p for p in args.problems.split(",") if p])
+    results = {"format": "qimeng-bench 1", "environment":
+               environment(torch, tools),
+               "protocol": {"trials": args.trials, "runs": args.runs,
+                            "warmup": args.warmup, "tolerance": TOLERANCE,
+                            "l2_flush_bytes": l2_flush_bytes(torch),
+                            "quick": args.quick},
+               "problems": []}
+    if not args.no_peaks:
+        results["peaks"] = measure_peaks(torch, args.quick)
+        print("peaks: %s" % json.dumps(
+            {k: round(v, 1) for k, v in results["peaks"].items()}),
+            flush=True)
+    for problem in chosen:
+        entry = bench_problem(problem, tools, args, numpy, torch)
+        results["problems"].append(entry)
+        q = entry.get("qimeng", {}).get("median_ms")
+        e = entry.get("eager", {}).get("median_ms")
+        c = entry.get("compile", {}).get("median_ms")
+        print("%-28s %-7s qimeng %s eager %s compile %s %s" % (
+            problem.name, "ok" if entry["correct"] else "WRONG",
+            "%.4f" % q if q else "-", "%.4f" % e if e else "-",
+            "%.4f" % c if c else "-", entry.get("error", "")), flush=True)
+        with open(args.out, "w") as f:  # keep what is done if killed
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
