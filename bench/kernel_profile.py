@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a benchmark problem stands, for the next performance change.
 
-    python3 bench/profile.py NAME [--bin DIR] [--ptxas PATH]
+    python3 bench/kernel_profile.py NAME [--bin DIR] [--ptxas PATH]
                              [--results bench-results.json] [--arch sm_90]
 
 Prints the plan QiMeng chose, every kernel launch (grid, block), each
@@ -99,14 +99,16 @@ def main():
             sys.exit("profile: compile failed: " + compiled.stderr.strip())
         with open(manifest) as f:
             launches = json.load(f)
+        # Per kernel module (kernels of different modules may share a name).
         info = {}
         if os.path.exists(args.ptxas):
             for ptx in sorted(glob.glob(os.path.join(ptx_dir, "*.ptx"))):
-                info.update(ptxas_info(args.ptxas, ptx, args.arch))
+                module = os.path.splitext(os.path.basename(ptx))[0]
+                info[module] = ptxas_info(args.ptxas, ptx, args.arch)
         print("== kernels")
         for launch in launches:
             threads = launch["block"][0] * launch["block"][1] * launch["block"][2]
-            k = info.get(launch["kernel"], {})
+            k = info.get(launch["module"], {}).get(launch["kernel"], {})
             line = "%s: grid %s, block %s (%d threads)" % (
                 launch["kernel"], launch["grid"], launch["block"], threads)
             if k:
@@ -136,11 +138,13 @@ def main():
                     t = entry["qimeng"]["median_ms"]
                     gbps = problem.bytes / (t * 1e6)
                     tflops = problem.flops / (t * 1e9)
-                    print("achieved %.1f GB/s (%.0f%% of copy), %.3f TFLOP/s "
-                          "(%.0f%% of cuBLAS fp32) at %.4f ms" % (
-                              gbps, 100 * gbps / peaks.get("copy_gbps", 1),
-                              tflops,
-                              100 * tflops / peaks.get("fp32_tflops", 1), t))
+                    line = "achieved %.1f GB/s, %.3f TFLOP/s at %.4f ms" % (
+                        gbps, tflops, t)
+                    if peaks.get("copy_gbps") and peaks.get("fp32_tflops"):
+                        line += " (%.0f%% of copy, %.0f%% of cuBLAS fp32)" % (
+                            100 * gbps / peaks["copy_gbps"],
+                            100 * tflops / peaks["fp32_tflops"])
+                    print(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
