@@ -147,6 +147,24 @@ std::string InvalidReplyError::feedback() const {
   return out;
 }
 
+ReplyFailure mlir::qimeng::llm::takeReplyFailure(llvm::Error error,
+                                                 Request &request) {
+  ReplyFailure failure;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const InvalidReplyError &invalid) {
+        failure.message = invalid.message();
+        failure.repairable = true;
+        failure.problems = invalid.problems;
+        request.messages.push_back({"assistant", invalid.text});
+        request.messages.push_back({"user", invalid.feedback()});
+      },
+      [&](const llvm::ErrorInfoBase &other) {
+        failure.message = other.message();
+      });
+  return failure;
+}
+
 /// `text` without a Markdown code fence around it.
 static llvm::StringRef stripCodeFence(llvm::StringRef text) {
   llvm::StringRef trimmed = text.trim();

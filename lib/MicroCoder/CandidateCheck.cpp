@@ -16,14 +16,36 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
 
+namespace {
+/// The dialects a candidate may use: registered in its parsing context, and
+/// named in the prompt, from this one list.
+template <typename... Dialects> struct DialectList {
+  static void insert(DialectRegistry &registry) {
+    registry.insert<Dialects...>();
+  }
+  static std::string names() {
+    return llvm::join(
+        llvm::ArrayRef<llvm::StringRef>{Dialects::getDialectNamespace()...},
+        ", ");
+  }
+};
+using AllowedDialects =
+    DialectList<func::FuncDialect, arith::ArithDialect, math::MathDialect,
+                memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect,
+                gpu::GPUDialect, nvgpu::NVGPUDialect, affine::AffineDialect,
+                index::IndexDialect>;
+} // namespace
+
 llvm::StringRef mlir::qimeng::getAllowedDialectsText() {
-  return "func, arith, math, memref, scf, vector, gpu, nvgpu, affine, index";
+  static const std::string names = AllowedDialects::names();
+  return names;
 }
 
 static bool isWorkgroup(MemRefType type) {
@@ -73,10 +95,7 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
                                                    MLIRContext *context,
                                                    std::string &reason) {
   DialectRegistry registry;
-  registry.insert<affine::AffineDialect, arith::ArithDialect, func::FuncDialect,
-                  gpu::GPUDialect, index::IndexDialect, math::MathDialect,
-                  memref::MemRefDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+  AllowedDialects::insert(registry);
   MLIRContext restricted(registry);
   restricted.disableMultithreading();
   std::string diagnostics;

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -167,13 +168,17 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
   unsigned n = actions.size();
 
   // Steps: each ends where the built-in micro-coder can realize the plan so
-  // far as a runnable kernel.
+  // far as a runnable kernel. Those realizations are kept: they are the
+  // built-in steps while every step so far is the built-in one.
   SmallVector<unsigned> ends;
+  std::map<unsigned, State> builtinPrefixes;
   for (unsigned k = 1; k < n; ++k) {
     SmallVector<unsigned> prefix = llvm::to_vector(llvm::seq<unsigned>(0, k));
     std::string why;
-    if (realizeBuiltin(plan, prefix, *spec, why))
+    if (State realized = realizeBuiltin(plan, prefix, *spec, why)) {
       ends.push_back(k);
+      builtinPrefixes[k] = std::move(realized);
+    }
   }
   ends.push_back(n);
 
@@ -254,19 +259,12 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
         };
         llvm::Expected<llm::Reply> reply = options.client->complete(request);
         if (!reply) {
-          std::string feedback, why;
-          llvm::handleAllErrors(
-              reply.takeError(),
-              [&](const llm::InvalidReplyError &invalid) {
-                why = invalid.message();
-                feedback = invalid.feedback();
-                request.messages.push_back({"assistant", invalid.text});
-              },
-              [&](const llvm::ErrorInfoBase &other) { why = other.message(); });
-          finishAttempt(feedback.empty() ? "error" : "invalid-reply", why);
-          if (feedback.empty())
-            break; // the client already retried what can be retried
-          request.messages.push_back({"user", feedback});
+          llm::ReplyFailure failure =
+              llm::takeReplyFailure(reply.takeError(), request);
+          finishAttempt(failure.repairable ? "invalid-reply" : "error",
+                        failure.message);
+          if (!failure.repairable)
+            break;
           continue;
         }
         attempt["tokens"] =
@@ -318,7 +316,11 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
       } else {
         SmallVector<unsigned> withStep(builtinActions);
         llvm::append_range(withStep, group);
-        State built = realizeBuiltin(plan, withStep, *spec, why);
+        // No step skipped so far: the whole prefix, realized above already.
+        auto known = builtinPrefixes.find(end);
+        State built = withStep.size() == end && known != builtinPrefixes.end()
+                          ? std::move(known->second)
+                          : realizeBuiltin(plan, withStep, *spec, why);
         if (built) {
           Check check = checkState(*built, *spec, name, options);
           if (check.kind == Check::Failed) {
@@ -388,10 +390,8 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
   for (auto global : current->getOps<memref::GlobalOp>())
     builder.clone(*global);
   builder.setInsertionPointAfter(kernel);
-  auto implementation =
-      cast<func::FuncOp>(builder.clone(*getFunction(*current)));
-  implementation.setVisibility(kernel.getVisibility());
+  cast<func::FuncOp>(builder.clone(*getFunction(*current)))
+      .setVisibility(kernel.getVisibility());
   kernel->erase();
-  (void)implementation;
   return success();
 }

@@ -7,6 +7,7 @@
 
 #include "ScriptBuilder.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/MicroCoder/SharedBuffers.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/bit.h"
@@ -77,27 +78,6 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
   llvm_unreachable("unknown tile level");
 }
 
-/// Returns the static shape of the tile of operand `index` of `op` after the
-/// block and reduction tiles of `state`.
-static FailureOr<SmallVector<int64_t>>
-getOperandTileShape(linalg::LinalgOp op, int64_t index,
-                    const TargetState &state) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  for (auto [i, extent] : llvm::enumerate(extents)) {
-    if (i < state.blockTile.size() && state.blockTile[i] > 0)
-      extent = state.blockTile[i];
-    if (i < state.reductionTile.size() && state.reductionTile[i] > 0)
-      extent = state.reductionTile[i];
-  }
-  AffineMap map = op.getMatchingIndexingMap(&op->getOpOperand(index));
-  if (!map.isProjectedPermutation())
-    return failure();
-  SmallVector<int64_t> shape;
-  for (AffineExpr e : map.getResults())
-    shape.push_back(extents[cast<AffineDimExpr>(e).getPosition()]);
-  return shape;
-}
-
 /// The largest power of two that divides `size` (> 0) and is at most `cap`.
 static int64_t largestPow2Divisor(int64_t size, int64_t cap) {
   return std::min<int64_t>(
@@ -149,8 +129,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
                         llvm::join(copyHandles, ", "), copies,
                         anyOpTypes(copyHandles.size()));
   for (auto [handle, index] : llvm::zip(copyHandles, op.getOperands())) {
-    FailureOr<SmallVector<int64_t>> shape =
-        getOperandTileShape(linalgOp, index, state);
+    FailureOr<SmallVector<int64_t>> shape = getOperandTileShape(
+        linalgOp, index, state.blockTile, state.reductionTile);
     if (failed(shape) || shape->empty())
       return op.emitOpError() << "cannot promote operand " << index
                               << ": its tile is not a static box";

@@ -121,8 +121,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   pm.addPass(createCanonicalizerPass());
   // The LLM writes the steps, each verified, when configured (or asked
   // for); otherwise MLIR's own transformations realize the whole plan.
-  if (!options.naive && qimeng::CompileSession::get().useLLMMicroCoder() &&
-      qimeng::CompileSession::get().getClient())
+  if (!options.naive && qimeng::CompileSession::get().useLLMMicroCoder())
     pm.addPass(qimeng::createQiMengMicroCodePass());
   else
     pm.addPass(qimeng::createQiMengApplyPlanPass());

@@ -73,19 +73,19 @@ CompileSession::CompileSession() {
   report = {{"format", "qimeng-compile-report"},
             {"version", 1},
             {"kernels", nlohmann::json::object()}};
-  llvm::Expected<llm::Config> config =
-      llm::loadConfig(llm::getLLMConfigFlags());
-  if (llmDisabled) {
-    llvm::consumeError(config.takeError());
-  } else if (!config) {
-    llmError = llvm::toString(config.takeError());
-  } else if (config->configured) {
-    llvm::Expected<std::unique_ptr<llm::Client>> made =
-        llm::Client::create(*config);
-    if (made)
-      client = std::move(*made);
-    else
-      llmError = llvm::toString(made.takeError());
+  if (!llmDisabled) {
+    llvm::Expected<llm::Config> config =
+        llm::loadConfig(llm::getLLMConfigFlags());
+    if (!config) {
+      llmError = llvm::toString(config.takeError());
+    } else if (config->configured) {
+      llvm::Expected<std::unique_ptr<llm::Client>> made =
+          llm::Client::create(*config);
+      if (made)
+        client = std::move(*made);
+      else
+        llmError = llvm::toString(made.takeError());
+    }
   }
   nlohmann::json llmInfo = {{"configured", client != nullptr}};
   if (client) {
@@ -110,15 +110,8 @@ CompileSession &CompileSession::get() {
 }
 
 bool CompileSession::useLLMMicroCoder() const {
-  switch (options.microCoder) {
-  case MicroCoderKind::Builtin:
-    return false;
-  case MicroCoderKind::LLM:
-    return true;
-  case MicroCoderKind::Auto:
-    return client != nullptr;
-  }
-  return false;
+  // --micro-coder=llm without a client is a configuration error (llmError).
+  return client && options.microCoder != MicroCoderKind::Builtin;
 }
 
 nlohmann::json &CompileSession::kernelReport(llvm::StringRef kernel) {

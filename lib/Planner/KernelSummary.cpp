@@ -2,6 +2,7 @@
 
 #include "QiMeng/Planner/KernelSummary.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Planner/OpFamily.h"
 
@@ -39,14 +40,6 @@ std::string mlir::qimeng::printSanitizedKernel(func::FuncOp kernel) {
   return text;
 }
 
-/// Bytes of one element of `type`'s elements (1 for i1).
-static int64_t elementBytes(Type type) {
-  Type element = getElementTypeOrSelf(type);
-  if (!element.isIntOrFloat())
-    return 0;
-  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-}
-
 std::string mlir::qimeng::summarizeKernel(func::FuncOp kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -77,7 +70,8 @@ std::string mlir::qimeng::summarizeKernel(func::FuncOp kernel) {
         dynamic |= static_cast<bool>(shaped);
         continue;
       }
-      int64_t size = shaped.getNumElements() * elementBytes(shaped);
+      int64_t size =
+          shaped.getNumElements() * getElementBytes(shaped.getElementType());
       // Outputs are written, and read too when the body uses them.
       bytes +=
           init && op.payloadUsesValueFromOperand(&operand) ? 2 * size : size;

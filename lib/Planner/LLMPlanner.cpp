@@ -17,10 +17,7 @@ using namespace mlir::qimeng;
 
 /// `value` as pretty-printed text.
 static std::string printJSON(const llvm::json::Value &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", value);
-  return text;
+  return llvm::formatv("{0:2}", value).str();
 }
 
 static std::string describeTarget(const TargetProfile &p) {
@@ -81,30 +78,19 @@ LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
     nlohmann::json record = {{"round", round}};
     llvm::Expected<llm::Reply> reply = client.complete(request);
     if (!reply) {
-      std::string why;
-      std::string feedback;
-      llvm::handleAllErrors(
-          reply.takeError(),
-          [&](const llm::InvalidReplyError &invalid) {
-            why = invalid.message();
-            feedback = invalid.feedback();
-            record["outcome"] = "invalid-reply";
-            record["problems"] = invalid.problems;
-            request.messages.push_back({"assistant", invalid.text});
-          },
-          [&](const llvm::ErrorInfoBase &other) { why = other.message(); });
-      result.rounds.push_back(record.contains("outcome")
-                                  ? record
-                                  : nlohmann::json{{"round", round},
-                                                   {"outcome", "error"},
-                                                   {"error", why}});
-      if (feedback.empty()) {
-        // The client already retried what can be retried.
-        result.fallbackReason = why;
-        return result;
+      llm::ReplyFailure failure =
+          llm::takeReplyFailure(reply.takeError(), request);
+      result.fallbackReason = failure.message;
+      if (failure.repairable) {
+        record["outcome"] = "invalid-reply";
+        record["problems"] = failure.problems;
+      } else {
+        record["outcome"] = "error";
+        record["error"] = failure.message;
       }
-      request.messages.push_back({"user", feedback});
-      result.fallbackReason = why;
+      result.rounds.push_back(record);
+      if (!failure.repairable)
+        return result;
       continue;
     }
     record["seconds"] = reply->latencySeconds;
@@ -123,24 +109,20 @@ LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
           problems.push_back(diag.str());
         return success();
       });
-      llvm::Expected<llvm::json::Value> json =
-          llvm::json::parse(reply->json->dump());
-      if (!json) {
-        problems.push_back(llvm::toString(json.takeError()));
-      } else if (auto *object = json->getAsObject();
-                 object && object->getString("kernel") &&
-                 *object->getString("kernel") != kernel.getSymName()) {
+      // The schema made it an object with a string "kernel".
+      nlohmann::json &json = *reply->json;
+      std::string planned = json["kernel"].get<std::string>();
+      if (planned != kernel.getSymName()) {
         problems.push_back(llvm::formatv(
-            "the plan is for kernel '{0}', but this kernel is '{1}'",
-            *object->getString("kernel"), kernel.getSymName()));
+            "the plan is for kernel '{0}', but this kernel is '{1}'", planned,
+            kernel.getSymName()));
       } else {
         // The provenance is QiMeng's to say, not the model's.
-        if (auto *object = json->getAsObject())
-          (*object)["provenance"] = "llm:" + client.getConfig().plannerModel;
+        json["provenance"] = "llm:" + client.getConfig().plannerModel;
         OpBuilder builder(context);
         builder.setInsertionPointAfter(builtinPlan);
         FailureOr<PlanOp> built =
-            planFromJSON(builder, builtinPlan.getLoc(), *json);
+            planFromJSONText(builder, builtinPlan.getLoc(), json.dump());
         if (succeeded(built))
           plan = *built;
         else if (problems.empty())

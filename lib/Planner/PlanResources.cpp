@@ -2,6 +2,8 @@
 
 #include "QiMeng/Planner/PlanResources.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -20,13 +22,6 @@ struct TargetPlan {
 
 /// Registers an estimate counts for indices, pointers and loop state.
 constexpr int64_t kBaseRegisters = 24;
-
-int64_t elementBytes(Type type) {
-  Type element = getElementTypeOrSelf(type);
-  return element.isIntOrFloat()
-             ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
-             : 4;
-}
 
 } // namespace
 
@@ -118,23 +113,23 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
           "'{0}': {1} threads per block, more than the {2} the GPU allows", tag,
           threads, profile.maxThreadsPerBlock));
 
-    // Shared memory: each promoted operand's tile, once per pipeline stage.
-    SmallVector<int64_t> tileExtents(block);
-    for (size_t d = 0; d < extents.size(); ++d)
-      if (at(t.reductionTile, d) > 0)
-        tileExtents[d] = at(t.reductionTile, d);
+    // Shared memory: each promoted operand's tile (the box the built-in
+    // micro-coder copies), once per pipeline stage.
     for (int64_t index : t.promoted) {
       if (index < 0 || index >= op->getNumOperands())
         continue;
-      OpOperand &operand = op->getOpOperand(index);
-      AffineMap map = op.getMatchingIndexingMap(&operand);
+      FailureOr<SmallVector<int64_t>> shape =
+          getOperandTileShape(op, index, t.blockTile, t.reductionTile);
+      if (failed(shape))
+        continue; // the micro-coder rejects such a promotion itself
       int64_t elements = 1;
-      for (AffineExpr e : map.getResults())
-        if (auto dim = dyn_cast<AffineDimExpr>(e);
-            dim && !ShapedType::isDynamic(tileExtents[dim.getPosition()]))
-          elements *= tileExtents[dim.getPosition()];
-      r.sharedBytes += elements * elementBytes(operand.get().getType()) *
-                       std::max<int64_t>(1, t.stages);
+      for (int64_t size : *shape)
+        if (!ShapedType::isDynamic(size))
+          elements *= size;
+      r.sharedBytes +=
+          elements *
+          getElementBytes(getElementTypeOrSelf(op->getOperand(index))) *
+          std::max<int64_t>(1, t.stages);
     }
     if (r.sharedBytes > profile.sharedMemPerBlock)
       problems.push_back(llvm::formatv(
@@ -155,10 +150,10 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
             elements *= size;
       fragments += elements;
     }
-    int64_t outputBytes =
-        op.getNumDpsInits()
-            ? elementBytes(op.getDpsInitOperand(0)->get().getType())
-            : 4;
+    int64_t outputBytes = op.getNumDpsInits()
+                              ? getElementBytes(getElementTypeOrSelf(
+                                    op.getDpsInitOperand(0)->get()))
+                              : 4;
     r.registersPerThread = kBaseRegisters +
                            outputs * std::max<int64_t>(1, outputBytes / 4) +
                            fragments * t.unroll;

@@ -26,13 +26,6 @@ using namespace mlir::qimeng;
 
 Runner::~Runner() = default;
 
-int64_t mlir::qimeng::getElementBytes(Type element) {
-  if (element.isIndex())
-    return 8;
-  return std::max<int64_t>(
-      1, llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
-}
-
 void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
                               void *data) {
   int64_t bytes = getElementBytes(element);

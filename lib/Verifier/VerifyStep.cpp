@@ -75,42 +75,6 @@ static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
   });
 }
 
-/// "trial seed 2: arg1: at [3]: got 0 expected 0.25 (max abs error 0.5)"
-/// for the first failed trial of a qimeng-run report, or "".
-static std::string describeFirstFailure(const llvm::json::Object &report) {
-  const llvm::json::Object *verify = report.getObject("verify");
-  const llvm::json::Array *trials =
-      verify ? verify->getArray("trials") : nullptr;
-  if (!trials)
-    return "";
-  for (const llvm::json::Value &value : *trials) {
-    const llvm::json::Object *trial = value.getAsObject();
-    if (!trial || trial->getBoolean("ok").value_or(true))
-      continue;
-    std::string text = llvm::formatv("trial seed {0}: ",
-                                     trial->getInteger("seed").value_or(0));
-    if (std::optional<llvm::StringRef> reason = trial->getString("reason"))
-      return text + reason->str();
-    if (const llvm::json::Array *outputs = trial->getArray("outputs"))
-      for (const llvm::json::Value &o : *outputs) {
-        const llvm::json::Object *output = o.getAsObject();
-        if (!output || output->getBoolean("ok").value_or(true))
-          continue;
-        text += output->getString("name").value_or("output").str() + ": ";
-        if (std::optional<llvm::StringRef> why = output->getString("reason"))
-          text += why->str();
-        else if (std::optional<int64_t> at =
-                     output->getInteger("first_mismatch"))
-          text += llvm::formatv("wrong from element {0}", *at).str();
-        if (std::optional<double> abs = output->getNumber("max_abs_error"))
-          text += llvm::formatv(" (max abs error {0:e})", *abs).str();
-        return text;
-      }
-    return text + "wrong result";
-  }
-  return "";
-}
-
 StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
                                     llvm::StringRef entry,
                                     const StepOptions &options) {
@@ -207,10 +171,6 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
   } else if (status == "fail" || status == "error" || status == "crash" ||
              status == "timeout") {
     result.status = StepStatus::Fail;
-    // Say where it went wrong (what a repair needs), from the first failed
-    // trial.
-    if (std::string where = describeFirstFailure(result.report); !where.empty())
-      result.reason += ": " + where;
   } else {
     result.status = StepStatus::CouldNotRun;
   }

@@ -376,8 +376,18 @@ int main(int argc, char **argv) {
       if (verified->suspiciousSpeedup)
         llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
                         "faster than the reference\n";
-      if (!verified->ok)
-        return finish(1, "fail", "@" + entry + " does not match the reference");
+      if (!verified->ok) {
+        // Where it went wrong first: what a fix (or a repair round) needs.
+        std::string where;
+        for (const TrialReport &trial : verified->trials)
+          if (!trial.ok) {
+            where = llvm::formatv(": trial seed {0}: {1}", trial.seed,
+                                  trial.reason);
+            break;
+          }
+        return finish(1, "fail",
+                      "@" + entry + " does not match the reference" + where);
+      }
       return finish(0, "pass",
                     llvm::formatv("@{0} matches the reference in {1} trial(s)",
                                   entry, verified->trials.size()));

@@ -101,6 +101,19 @@ public:
   bool notJSON;
 };
 
+/// What a failed Client::complete() leaves for a conversation. An
+/// InvalidReplyError (a reply came, but not the JSON asked for) can be
+/// repaired: the reply and its feedback are appended to `request`, so the
+/// next complete() asks again. Anything else (transport, provider) cannot:
+/// the client already retried what could be retried.
+struct ReplyFailure {
+  std::string message;
+  bool repairable = false;
+  /// The problems of an invalid reply.
+  std::vector<std::string> problems;
+};
+ReplyFailure takeReplyFailure(llvm::Error error, Request &request);
+
 /// The JSON body of a request in the provider's shape.
 nlohmann::json buildRequestBody(Provider provider, const std::string &model,
                                 const Request &request);

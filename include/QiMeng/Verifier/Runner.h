@@ -12,6 +12,8 @@
 #ifndef QIMENG_VERIFIER_RUNNER_H
 #define QIMENG_VERIFIER_RUNNER_H
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/Error.h"
@@ -137,9 +139,6 @@ private:
   bool onCpu = false;
   std::unique_ptr<ExecutionEngine> engine;
 };
-
-/// The byte size of one element of `element` in a dense buffer.
-int64_t getElementBytes(Type element);
 
 /// Fills `count` elements of `element` type at `data` from a generator
 /// seeded with `seed`: uniform numbers in [-1, 1) (floating point, rounded

@@ -57,8 +57,7 @@ public:
           else
             arg["const"] = typeString(operand.getType());
         } else if (Operation *def = operand.getDefiningOp();
-                   def &&
-                   isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(def)) {
+                   def && isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(def)) {
           auto [it, inserted] = allocIds.try_emplace(def, allocIds.size());
           arg["alloc"] = it->second;
         } else {
@@ -89,7 +88,8 @@ public:
       getOperation().emitError() << "cannot write launches: " << error;
       return signalPassFailure();
     }
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(launches)))
+    file->os() << llvm::formatv("{0:2}",
+                                llvm::json::Value(std::move(launches)))
                << "\n";
     file->keep();
     markAllAnalysesPreserved();

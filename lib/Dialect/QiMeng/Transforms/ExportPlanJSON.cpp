@@ -18,8 +18,7 @@ public:
 
   void runOnOperation() override {
     llvm::json::Array plans;
-    getOperation().walk(
-        [&](PlanOp plan) { plans.push_back(planToJSON(plan)); });
+    getOperation().walk([&](PlanOp plan) { plans.push_back(planToJSON(plan)); });
 
     std::string error;
     // ToolOutputFile writes to a temporary and renames on keep(), so a failed

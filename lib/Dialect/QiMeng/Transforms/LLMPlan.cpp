@@ -12,7 +12,7 @@
 #include "QiMeng/Planner/LLMPlanner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGLLMPLANPASS
@@ -22,10 +22,8 @@ namespace {
 
 /// `plan`'s JSON form as nlohmann JSON, for the report.
 nlohmann::json planJSON(PlanOp plan) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(planToJSON(plan));
-  return nlohmann::json::parse(text, nullptr, false);
+  return nlohmann::json::parse(
+      llvm::to_string(llvm::json::Value(planToJSON(plan))), nullptr, false);
 }
 
 class QiMengLLMPlanPass

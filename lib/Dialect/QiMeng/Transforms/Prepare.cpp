@@ -78,8 +78,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
             Value leLast = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::sle, src, last);
             Value ok = arith::AndIOp::create(b, loc, geZero, leLast);
-            inBounds =
-                inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
+            inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok)
+                                : ok;
             Value clamped = arith::MaxSIOp::create(
                 b, loc, arith::MinSIOp::create(b, loc, src, last), zero);
             indices.push_back(clamped);
@@ -141,9 +141,8 @@ void markDestinationArguments(func::FuncOp func) {
     if (!isa<TensorType>(arg.getType()) ||
         func.getArgAttr(arg.getArgNumber(), "bufferization.writable"))
       continue;
-    func.setArgAttr(
-        arg.getArgNumber(), "bufferization.writable",
-        BoolAttr::get(ctx, destinations.contains(arg.getArgNumber())));
+    func.setArgAttr(arg.getArgNumber(), "bufferization.writable",
+                    BoolAttr::get(ctx, destinations.contains(arg.getArgNumber())));
   }
 }
 

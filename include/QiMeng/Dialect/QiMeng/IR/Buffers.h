@@ -1,0 +1,31 @@
+//===- Buffers.h - Sizes of buffers and of their tiles ----------*- C++ -*-===//
+//
+// What the planner's resource checks, the built-in micro-coder and the
+// verifier all need to agree on: how many bytes an element takes, and which
+// box of an operand one block works on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_DIALECT_QIMENG_IR_BUFFERS_H
+#define QIMENG_DIALECT_QIMENG_IR_BUFFERS_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+namespace mlir::qimeng {
+
+/// The byte size of one element of `element` in a dense buffer (i1: 1,
+/// index: 8).
+int64_t getElementBytes(Type element);
+
+/// The static shape of the tile of operand `index` of `op` that one block
+/// works on in one reduction step: each loop's range, replaced by its block
+/// tile and then by its reduction tile where those are > 0. Failure when the
+/// operand's indexing map is not a projected permutation.
+FailureOr<SmallVector<int64_t>>
+getOperandTileShape(linalg::LinalgOp op, int64_t index,
+                    ArrayRef<int64_t> blockTile,
+                    ArrayRef<int64_t> reductionTile);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_DIALECT_QIMENG_IR_BUFFERS_H

@@ -1,0 +1,36 @@
+//===- Buffers.cpp - Sizes of buffers and of their tiles ------------------===//
+
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+int64_t mlir::qimeng::getElementBytes(Type element) {
+  if (element.isIndex())
+    return 8;
+  return std::max<int64_t>(
+      1, llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::qimeng::getOperandTileShape(linalg::LinalgOp op, int64_t index,
+                                  ArrayRef<int64_t> blockTile,
+                                  ArrayRef<int64_t> reductionTile) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    if (i < blockTile.size() && blockTile[i] > 0)
+      extent = blockTile[i];
+    if (i < reductionTile.size() && reductionTile[i] > 0)
+      extent = reductionTile[i];
+  }
+  AffineMap map = op.getMatchingIndexingMap(&op->getOpOperand(index));
+  if (!map.isProjectedPermutation())
+    return failure();
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : map.getResults())
+    shape.push_back(extents[cast<AffineDimExpr>(e).getPosition()]);
+  return shape;
+}
