@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -172,6 +173,10 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // Outlining copies shared-memory globals into the gpu.module; drop the
   // host copies.
   pm.addPass(createSymbolDCEPass());
+  // Launches, allocations and frees are queued on one stream, which the
+  // host waits for once, at the end of the function (not after each
+  // kernel).
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   if (!options.launchManifest.empty()) {
     qimeng::QiMengExportLaunchesPassOptions launches;
     launches.output = options.launchManifest;

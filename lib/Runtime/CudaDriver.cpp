@@ -73,6 +73,15 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     resolve(library, "cuMemAlloc_v2", f.cuMemAlloc, missing);
     resolve(library, "cuMemAllocManaged", f.cuMemAllocManaged, missing);
     resolve(library, "cuMemFree_v2", f.cuMemFree, missing);
+    // Optional: the runtime falls back to cuMemAlloc without them.
+    auto optional = [&](const char *name, auto &fn) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(library, name));
+    };
+    optional("cuMemAllocAsync", f.cuMemAllocAsync);
+    optional("cuMemFreeAsync", f.cuMemFreeAsync);
+    optional("cuDeviceGetDefaultMemPool", f.cuDeviceGetDefaultMemPool);
+    optional("cuMemPoolSetAttribute", f.cuMemPoolSetAttribute);
     resolve(library, "cuMemcpyAsync", f.cuMemcpyAsync, missing);
     resolve(library, "cuMemsetD16Async", f.cuMemsetD16Async, missing);
     resolve(library, "cuMemsetD32Async", f.cuMemsetD32Async, missing);

@@ -12,7 +12,9 @@
 #include "QiMeng/Runtime/CudaDriver.h"
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
+#include <unordered_set>
 
 using namespace mlir::qimeng;
 using namespace mlir::qimeng::cuda;
@@ -45,6 +47,36 @@ bool ok(const Driver &d, CUresult result, const char *what) {
     return true;
   record(std::string(what) + " failed: " + d.describe(result));
   return false;
+}
+
+/// The stream a call on `stream` goes to: the caller's stream when one is
+/// set and the host code names none.
+void *streamOf(void *stream) { return stream ? stream : launchStream.load(); }
+
+/// Device allocations from the device's default memory pool, which keeps
+/// freed memory for reuse (a kernel's temporaries cost no cuMemAlloc per
+/// call). Null when the driver has no stream-ordered allocator.
+std::mutex pooledMutex;
+std::unordered_set<CUdeviceptr> pooled;
+
+CUmemoryPool getDevicePool(const Driver &d) {
+  static CUmemoryPool pool = [&]() -> CUmemoryPool {
+    const DriverApi &api = d.api();
+    if (!api.cuMemAllocAsync || !api.cuMemFreeAsync ||
+        !api.cuDeviceGetDefaultMemPool || !api.cuMemPoolSetAttribute)
+      return nullptr;
+    CUmemoryPool found = nullptr;
+    if (api.cuDeviceGetDefaultMemPool(&found, d.device()) != kSuccess)
+      return nullptr;
+    // Keep freed memory in the pool instead of returning it at each
+    // synchronization.
+    uint64_t keepAll = UINT64_MAX;
+    if (api.cuMemPoolSetAttribute(found, kMemPoolReleaseThreshold, &keepAll) !=
+        kSuccess)
+      return nullptr;
+    return found;
+  }();
+  return pool;
 }
 
 } // namespace
@@ -133,6 +165,10 @@ void mgpuStreamDestroy(void *stream) {
 }
 
 void mgpuStreamSynchronize(void *stream) {
+  // The caller's stream: the caller waits for it (and sees kernel faults
+  // there).
+  if (stream && stream == launchStream.load())
+    return;
   if (const Driver *d = driver())
     ok(*d, d->api().cuStreamSynchronize(static_cast<CUstream>(stream)),
        "cuStreamSynchronize (a kernel failed)");
@@ -175,22 +211,46 @@ void mgpuEventRecord(void *event, void *stream) {
        "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
   const Driver *d = driver();
   CUdeviceptr ptr = 0;
   if (!d || bytes == 0)
     return nullptr;
-  if (isHostShared)
+  if (isHostShared) {
     ok(*d, d->api().cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
        "cuMemAllocManaged");
-  else
-    ok(*d, d->api().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+    return reinterpret_cast<void *>(ptr);
+  }
+  if (getDevicePool(*d)) {
+    if (ok(*d,
+           d->api().cuMemAllocAsync(&ptr, bytes,
+                                    static_cast<CUstream>(streamOf(stream))),
+           "cuMemAllocAsync")) {
+      std::lock_guard<std::mutex> lock(pooledMutex);
+      pooled.insert(ptr);
+    }
+    return reinterpret_cast<void *>(ptr);
+  }
+  ok(*d, d->api().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
   return reinterpret_cast<void *>(ptr);
 }
 
-void mgpuMemFree(void *ptr, void * /*stream*/) {
-  if (const Driver *d = driver(); d && ptr)
-    ok(*d, d->api().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+void mgpuMemFree(void *ptr, void *stream) {
+  const Driver *d = driver();
+  if (!d || !ptr)
+    return;
+  auto device = reinterpret_cast<CUdeviceptr>(ptr);
+  bool fromPool = false;
+  {
+    std::lock_guard<std::mutex> lock(pooledMutex);
+    fromPool = pooled.erase(device) > 0;
+  }
+  if (fromPool)
+    ok(*d,
+       d->api().cuMemFreeAsync(device, static_cast<CUstream>(streamOf(stream))),
+       "cuMemFreeAsync");
+  else
+    ok(*d, d->api().cuMemFree(device), "cuMemFree");
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {

@@ -29,6 +29,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 inline constexpr CUresult kSuccess = 0;
 /// CU_DEVICE_ATTRIBUTE_* values QiMeng reads.
@@ -46,6 +47,8 @@ inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr unsigned kEventDisableTiming = 2;
 /// CU_MEM_ATTACH_GLOBAL.
 inline constexpr unsigned kMemAttachGlobal = 1;
+/// CU_MEMPOOL_ATTR_RELEASE_THRESHOLD (a cuuint64_t).
+inline constexpr int kMemPoolReleaseThreshold = 4;
 
 /// The failure of a machine with no usable CUDA driver or GPU: "no CUDA
 /// driver/GPU found: <why>". Callers tell it from other errors with
@@ -97,6 +100,11 @@ struct DriverApi {
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*cuMemFree)(CUdeviceptr);
+  /// Stream-ordered allocation (CUDA 11.2+); null when the driver lacks it.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);

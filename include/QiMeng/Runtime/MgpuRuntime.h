@@ -33,9 +33,11 @@ llvm::ArrayRef<Symbol> getMgpuSymbols();
 std::optional<std::string> takeError();
 
 /// While set (non-null), every stream the host code asks for is `stream`,
-/// and the host code's destroy calls leave it alone: the caller can order
-/// its own work (an L2 flush, timing events) around a call of a compiled
-/// function. nullptr restores one fresh stream per request.
+/// and the host code's destroy and synchronize calls leave it alone: the
+/// caller orders its own work (an L2 flush, timing events) around a call of
+/// a compiled function and waits for the stream itself, which is also where
+/// a kernel fault shows. nullptr restores one fresh stream per request,
+/// waited for by the host code.
 void setLaunchStream(void *stream);
 
 } // namespace mlir::qimeng::runtime

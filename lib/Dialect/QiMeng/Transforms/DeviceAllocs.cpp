@@ -11,20 +11,36 @@ namespace mlir::qimeng {
 
 namespace {
 
-/// Whether `value` (a memref) reaches a gpu.launch body, directly or through
-/// view-like ops.
-static bool usedOnDevice(Value value) {
+/// Where the kernels' temporaries can live.
+enum class Placement {
+  /// No kernel uses it: it stays a host allocation.
+  Host,
+  /// Only kernels use it (directly or through views) and it is freed or
+  /// dies in its block: device memory, freed at the end of its block.
+  Device,
+  /// Kernels and the host code or a caller use it: managed memory.
+  Managed,
+};
+
+/// Follows `value` (a memref) through view-like ops to decide where it
+/// lives.
+static Placement getPlacement(Value value) {
+  bool onDevice = false, elsewhere = false;
   SmallVector<Value> worklist = {value};
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
     for (Operation *user : current.getUsers()) {
       if (user->getParentOfType<gpu::LaunchOp>())
-        return true;
-      if (isa<ViewLikeOpInterface>(user))
+        onDevice = true;
+      else if (isa<ViewLikeOpInterface>(user))
         llvm::append_range(worklist, user->getResults());
+      else if (!isa<memref::DeallocOp>(user))
+        elsewhere = true;
     }
   }
-  return false;
+  if (!onDevice)
+    return Placement::Host;
+  return elsewhere ? Placement::Managed : Placement::Device;
 }
 
 class QiMengDeviceAllocsPass
@@ -35,8 +51,10 @@ public:
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     WalkResult result = getOperation().walk([&](memref::AllocOp alloc) {
-      if (alloc->getParentOfType<gpu::LaunchOp>() ||
-          !usedOnDevice(alloc.getResult()))
+      if (alloc->getParentOfType<gpu::LaunchOp>())
+        return WalkResult::advance();
+      Placement placement = getPlacement(alloc.getResult());
+      if (placement == Placement::Host)
         return WalkResult::advance();
       MemRefType type = alloc.getType();
       if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
@@ -50,14 +68,27 @@ public:
       auto device = gpu::AllocOp::create(
           rewriter, alloc.getLoc(), type, /*asyncToken=*/Type(),
           /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-          /*symbolOperands=*/ValueRange(), /*hostShared=*/true);
+          /*symbolOperands=*/ValueRange(),
+          /*hostShared=*/placement == Placement::Managed);
+      bool freed = false;
       for (Operation *user : llvm::to_vector(alloc->getUsers()))
         if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
           rewriter.setInsertionPoint(dealloc);
           gpu::DeallocOp::create(rewriter, dealloc.getLoc(), Type(),
                                  ValueRange(), device.getMemref());
           rewriter.eraseOp(dealloc);
+          freed = true;
         }
+      // A device temporary that nothing frees (bufferization inserts no
+      // deallocations) is freed when its block ends: every use is a kernel
+      // or a view inside that block.
+      Block *block = alloc->getBlock();
+      if (placement == Placement::Device && !freed &&
+          block->mightHaveTerminator()) {
+        rewriter.setInsertionPoint(block->getTerminator());
+        gpu::DeallocOp::create(rewriter, alloc.getLoc(), Type(), ValueRange(),
+                               device.getMemref());
+      }
       rewriter.replaceOp(alloc, device.getMemref());
       return WalkResult::advance();
     });

@@ -1,13 +1,14 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-device-allocs --verify-diagnostics | FileCheck %s
 
-// A temporary a kernel reads becomes managed memory; host-only ones stay.
+// A temporary only a kernel uses becomes device memory, freed where it was;
+// host-only ones stay.
 // CHECK-LABEL: func.func @temp
-// CHECK:       %[[T:.+]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK:       %[[T:.+]] = gpu.alloc  () : memref<64xf32>
 // CHECK:       %[[H:.+]] = memref.alloc() : memref<8xf32>
 // CHECK:       gpu.launch
 // CHECK:         memref.store %{{.*}}, %[[T]]
 // CHECK:       memref.dealloc %[[H]]
-// CHECK:       gpu.dealloc %[[T]] : memref<64xf32>
+// CHECK:       gpu.dealloc  %[[T]] : memref<64xf32>
 // CHECK-NOT:   memref.dealloc %[[T]]
 func.func @temp(%x: memref<64xf32>) {
   %c1 = arith.constant 1 : index
@@ -26,9 +27,55 @@ func.func @temp(%x: memref<64xf32>) {
 
 // -----
 
+// Nothing frees it: freed at the end of its block, after the last kernel.
+// CHECK-LABEL: func.func @unfreed
+// CHECK:       %[[T:.+]] = gpu.alloc  () : memref<64xf32>
+// CHECK:       gpu.launch
+// CHECK:       gpu.launch
+// CHECK:       gpu.dealloc  %[[T]] : memref<64xf32>
+// CHECK-NEXT:  return
+func.func @unfreed(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %t[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %t[%tx] : memref<64xf32>
+    memref.store %v, %x[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Returned to the caller: managed memory, which the caller can read.
+// CHECK-LABEL: func.func @returned
+// CHECK:       %[[T:.+]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK-NOT:   gpu.dealloc
+// CHECK:       return %[[T]]
+func.func @returned(%x: memref<64xf32>) -> memref<64xf32> {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %t[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return %t : memref<64xf32>
+}
+
+// -----
+
 // Through a view, with a dynamic size.
 // CHECK-LABEL: func.func @view
-// CHECK:       %[[T:.+]] = gpu.alloc host_shared (%{{.*}}) : memref<?xf32>
+// CHECK:       %[[T:.+]] = gpu.alloc  (%{{.*}}) : memref<?xf32>
 // CHECK:       memref.subview %[[T]]
 func.func @view(%n: index) {
   %c1 = arith.constant 1 : index

@@ -171,14 +171,21 @@ def QiMengMicroCodePass : Pass<"qimeng-micro-code", "ModuleOp"> {
 }
 
 def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
-  let summary = "Allocate the temporaries that GPU kernels use in managed memory";
+  let summary = "Allocate the temporaries that GPU kernels use on the device";
   let description = [{
     Bufferization leaves a function's temporaries (e.g. the row maxima of a
     softmax) as host `memref.alloc`s, which a kernel cannot read. In every
     function that launches kernels, each `memref.alloc` used by a
-    `gpu.launch` becomes `gpu.alloc host_shared` (CUDA managed memory: the
-    kernels and the host code, including a caller that receives it as a
-    result, can both access it), and its `memref.dealloc` a `gpu.dealloc`.
+    `gpu.launch` becomes a `gpu.alloc`:
+
+    - used only by kernels (directly or through views): device memory,
+      freed by a `gpu.dealloc` where it was freed before or, when nothing
+      freed it, at the end of its block (the runtime takes it from a
+      stream-ordered pool, so a call costs no `cuMemAlloc`);
+    - also used by the host code or returned to the caller:
+      `gpu.alloc host_shared` (CUDA managed memory, which both sides can
+      access), its `memref.dealloc` a `gpu.dealloc`.
+
     Dynamic sizes are kept; a layout, a memory space or symbol operands are
     reported as unsupported.
 
@@ -186,8 +193,13 @@ def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
 
     ```mlir
     %t = memref.alloc() : memref<1024xf32>
+    gpu.launch ... { ... memref.store %v, %t[%i] ... }
+    return
     // becomes
-    %t = gpu.alloc host_shared () : memref<1024xf32>
+    %t = gpu.alloc () : memref<1024xf32>
+    gpu.launch ... { ... memref.store %v, %t[%i] ... }
+    gpu.dealloc %t : memref<1024xf32>
+    return
     ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
