@@ -102,6 +102,12 @@ void announce(bool naive) {
 void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   announce(options.naive);
   pm.addPass(qimeng::createQiMengPreparePass());
+  // The verifier's naive reference keeps every reduction whole.
+  if (!options.naive) {
+    qimeng::QiMengSplitReductionsPassOptions splitOptions;
+    splitOptions.target = options.target;
+    pm.addPass(qimeng::createQiMengSplitReductionsPass(splitOptions));
+  }
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
   planOptions.naive = options.naive;

@@ -29,10 +29,12 @@ Family mlir::qimeng::classify(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0)
     return Family::Elementwise;
   if (linalg::isaContractionOpInterface(op)) {
+    // Every operand a matrix: (m, k) x (k, n) -> (m, n) in some order.
     if (op.getNumLoops() == 3 && op.getNumParallelLoops() == 2 &&
         op.getIteratorTypesArray()[2] == utils::IteratorType::reduction &&
-        llvm::all_of(op.getIndexingMapsArray(),
-                     [](AffineMap m) { return m.isProjectedPermutation(); }))
+        llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+          return m.isProjectedPermutation() && m.getNumResults() == 2;
+        }))
       return Family::Matmul;
     return Family::Contraction;
   }

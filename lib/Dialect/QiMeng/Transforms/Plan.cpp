@@ -192,11 +192,10 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   case MatmulPath::None:
     break;
   }
-  // Reductions and matrix-vector products (one parallel loop) along the
-  // innermost loop: one warp per output element.
+  // Reductions and contractions other than matmuls (matrix-vector
+  // products) along the innermost loop: one warp per output element.
   bool rowReduction =
-      family == Family::Reduction ||
-      (family == Family::Contraction && op.getNumParallelLoops() == 1);
+      family == Family::Reduction || family == Family::Contraction;
   if (rowReduction && isStatic &&
       succeeded(planWarpReduction(b, loc, op, tag, bounds)))
     return success();
@@ -323,6 +322,12 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
       llvm::any_of(op.getIndexingMapsArray(),
                    [](AffineMap m) { return !m.isProjectedPermutation(); }))
     return failure();
+  // The lanes stride over the reduction loop: every operand it indexes must
+  // be contiguous along it, or the warp's loads scatter.
+  AffineExpr reduction = getAffineDimExpr(loops - 1, op->getContext());
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (map.isFunctionOfDim(loops - 1) && map.getResults().back() != reduction)
+      return failure();
   SmallVector<int64_t> blockTile(loops, 1), warpTile(loops, 1);
   blockTile.back() = warpTile.back() = 0;
   int64_t rows = bounds[loops - 2];

@@ -57,6 +57,45 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def QiMengSplitReductionsPass
+    : Pass<"qimeng-split-reductions", "ModuleOp"> {
+  let summary = "Split reductions with too few outputs to fill the GPU";
+  let description = [{
+    Runs after `qimeng-prepare`, on tensors. A reduction (or matrix-vector
+    product) whose outputs, times the threads the built-in plans give each
+    (a warp when the reduction loops are innermost, else one thread), give
+    the GPU fewer than 512 threads per SM is split into a partial reduction
+    with an extra parallel loop of K parts and a combining reduction over
+    the parts (upstream `linalg::splitReduction`). K is the smallest power
+    of two that reaches 1024 threads per SM, halved until it divides the reduction and
+    leaves each part at least 256 elements (warp) or 8 (thread). Before the
+    split, unit output dimensions that a keepdim reduction writes as
+    constant 0 are dropped (collapse/expand of the output) and adjacent
+    reduction loops that are contiguous in every operand are collapsed into
+    one. Matmuls, convolutions, pooling, ops with several outputs or
+    combiners, dynamic shapes and index reads are left alone.
+
+    Example (softmax's row maximum over 16 rows of 16384 on sm_90):
+
+    ```mlir
+    %m = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<16x16384xf32>) outs(%init : tensor<16xf32>) ...
+    // becomes 16 x 64 partial maxima of 256 elements each, then their max
+    %p = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%xs : tensor<16x64x256xf32>) outs(%pinit : tensor<16x64xf32>) ...
+    %m = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%p : tensor<16x64xf32>) outs(%init : tensor<16xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target profile whose SM count sets the threads to fill">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
   let summary = "Plan every kernel with the built-in planner";
   let description = [{

@@ -1,0 +1,111 @@
+// RUN: qimeng-opt %s --split-input-file --qimeng-split-reductions | FileCheck %s
+
+// 16 rows of 16384: 16 warps would run; split into 64 parts of 256 (16 x 64
+// warps), then the 64 partial maxima of each row are combined.
+// CHECK-LABEL: func.func @rows
+// CHECK:       %[[X:.+]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [16, 64, 256]
+// CHECK:       %[[P:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:       %[[PART:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<16x64x256xf32>) outs(%[[P]] : tensor<16x64xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[PART]] : tensor<16x64xf32>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:         arith.maximumf
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rows(%x: tensor<16x16384xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x16384xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// A keepdim sum over dimension 1 (4096 outputs, one thread each): the unit
+// output dimension is dropped, the reduction split into 32 parts of 8 next
+// to it, so the innermost loop stays parallel.
+// CHECK-LABEL: func.func @keepdim
+// CHECK:       %[[C:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<16x1x256xf32> into tensor<16x256xf32>
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x32x8x256xf32>) outs(%{{.*}} : tensor<16x32x256xf32>)
+// CHECK:       %[[R:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x32x256xf32>) outs(%[[C]] : tensor<16x256xf32>)
+// CHECK:       tensor.expand_shape %[[R]] {{\[\[}}0], [1, 2]] output_shape [16, 1, 256]
+#in = affine_map<(b, r, c) -> (b, r, c)>
+#out = affine_map<(b, r, c) -> (b, 0, c)>
+func.func @keepdim(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tensor<16x1x256xf32> {
+  %0 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<16x256x256xf32>) outs(%y : tensor<16x1x256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16x1x256xf32>
+  return %0 : tensor<16x1x256xf32>
+}
+
+// -----
+
+// Three contiguous reduction loops (a layer norm's sum over C, H, W) are
+// collapsed into one, then split; the broadcast input is kept as it is.
+// CHECK-LABEL: func.func @collapsed
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<16x512x8192xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<16x512xf32>)
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<16x512xf32>) outs(%{{.*}} : tensor<16xf32>)
+#x4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#n4 = affine_map<(n, c, h, w) -> (n)>
+func.func @collapsed(%x: tensor<16x64x256x256xf32>, %mu: tensor<16xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = linalg.generic {indexing_maps = [#x4, #n4, #n4], iterator_types = ["parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %mu : tensor<16x64x256x256xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %r = arith.addf %d2, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// Enough outputs (4096 rows, a warp each, fill half of sm_90's 132 x 1024
+// threads): unchanged. So is a reduction with two outputs (argmax).
+// CHECK-LABEL: func.func @enough
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<4096x8192xf32>) outs(%{{.*}} : tensor<4096xf32>)
+// CHECK-LABEL: func.func @two_outputs
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<16x16384xf32>) outs(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<16xi64>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @enough(%x: tensor<4096x8192xf32>, %init: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4096x8192xf32>) outs(%init : tensor<4096xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func @two_outputs(%x: tensor<16x16384xf32>, %v: tensor<16xf32>, %i: tensor<16xi64>) -> (tensor<16xf32>, tensor<16xi64>) {
+  %0:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x16384xf32>) outs(%v, %i : tensor<16xf32>, tensor<16xi64>) {
+  ^bb0(%a: f32, %best: f32, %at: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %b = arith.select %gt, %a, %best : f32
+    %k = arith.select %gt, %ji, %at : i64
+    linalg.yield %b, %k : f32, i64
+  } -> (tensor<16xf32>, tensor<16xi64>)
+  return %0#0, %0#1 : tensor<16xf32>, tensor<16xi64>
+}
+
+// -----
+
+// Matmuls keep their own plan, however few outputs (256 x 256, K = 131072).
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.matmul
+func.func @matmul(%a: tensor<256x131072xf32>, %b: tensor<131072x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<256x131072xf32>, tensor<131072x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
