@@ -45,6 +45,13 @@ void ScriptBuilder::emitMapping() {
         "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
         "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
         "      transform.apply_patterns.canonicalization\n"
+        "    } : !transform.any_op\n"
+        // Unit leading dimensions (a batched matmul's batch of one) go
+        // before the accumulators are hoisted into loop-carried vectors.
+        "    transform.apply_patterns to {0} {{\n"
+        "      "
+        "transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+        "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n",
         k);
     for (auto [i, tag] : llvm::enumerate(tagOrder)) {

@@ -44,3 +44,23 @@ Family mlir::qimeng::classify(linalg::LinalgOp op) {
     return Family::Convolution;
   return Family::Reduction;
 }
+
+int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
+  Family family = classify(op);
+  if (family == Family::Matmul)
+    return 0;
+  unsigned loops = op.getNumLoops();
+  if (family != Family::Contraction || loops < 4 ||
+      op.getNumReductionLoops() != 1 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return -1;
+  unsigned batch = loops - 3;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isProjectedPermutation() || map.getNumResults() != batch + 2)
+      return -1;
+    for (unsigned i = 0; i < batch; ++i)
+      if (map.getDimPosition(i) != i)
+        return -1;
+  }
+  return batch;
+}

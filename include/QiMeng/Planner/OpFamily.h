@@ -21,6 +21,11 @@ StringRef familyName(Family family);
 
 Family classify(linalg::LinalgOp op);
 
+/// The batch loops of a (batched) matmul: leading parallel loops that lead
+/// every operand's indices in loop order, before a matmul's two (the last
+/// loop its only reduction). 0 for a plain matmul, -1 for anything else.
+int64_t getNumBatchLoops(linalg::LinalgOp op);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_PLANNER_OPFAMILY_H

@@ -42,12 +42,13 @@ constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 enum class MatmulPath { None, TensorCore, Simt };
 
 /// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
-/// accumulation, whole tiles (see planTensorCoreMatmul). SIMT: f32
-/// accumulation with f32, f16 or bf16 operands.
+/// accumulation, whole tiles, no batch (see planTensorCoreMatmul). SIMT: f32
+/// accumulation with f32, f16 or bf16 operands, batched or not.
 MatmulPath getMatmulPath(linalg::LinalgOp op) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  if (classify(op) != Family::Matmul || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || llvm::any_of(bounds, ShapedType::isDynamic))
+  int64_t batch = getNumBatchLoops(op);
+  if (batch < 0 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      llvm::any_of(bounds, ShapedType::isDynamic))
     return MatmulPath::None;
   auto elementOf = [](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());
@@ -71,20 +72,37 @@ MatmulPath getMatmulPath(linalg::LinalgOp op) {
   return MatmulPath::None;
 }
 
-/// Tiles of the SIMT matmul plan for loop bounds (m, n, k): full-size tiles
-/// even when they do not divide the problem (the border tiles are partial
-/// and computed without vectors).
+/// Tiles of the SIMT matmul plan for loop bounds (batch..., m, n, k):
+/// full-size tiles even when they do not divide the problem (the border
+/// tiles are partial and computed without vectors); one batch per block.
 struct SimtMatmulTiles {
   int64_t bm, bn, bk, tm, tn;
   /// A and B tiles in shared memory.
   bool promote;
   /// Vectors and the pipeline: whole tiles of 4x4 outputs per thread.
   bool fast;
+  /// Leading batch loops.
+  unsigned batch;
+
+  /// Tile sizes over all loops: the batch loops get `batchSize`, m, n and k
+  /// the three given.
+  SmallVector<int64_t> sizes(int64_t batchSize, int64_t m, int64_t n,
+                             std::optional<int64_t> k) const {
+    SmallVector<int64_t> all(batch, batchSize);
+    all.push_back(m);
+    all.push_back(n);
+    if (k)
+      all.push_back(*k);
+    return all;
+  }
 };
 
-SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> bounds) {
+SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds) {
+  unsigned batch = allBounds.size() - 3;
+  ArrayRef<int64_t> bounds = allBounds.drop_front(batch);
   int64_t m = bounds[0], n = bounds[1], k = bounds[2];
   SimtMatmulTiles t;
+  t.batch = batch;
   t.bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
   t.bn = std::min<int64_t>(64, llvm::PowerOf2Ceil(n));
   t.bk = std::min<int64_t>(16, llvm::PowerOf2Ceil(k));
@@ -188,7 +206,7 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   case MatmulPath::TensorCore:
     return planTensorCoreMatmul(b, loc, tag);
   case MatmulPath::Simt:
-    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds), bounds[2]);
+    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds), bounds.back());
   case MatmulPath::None:
     break;
   }
@@ -205,24 +223,24 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return planParallel(b, loc, op, tag, bounds, width);
 }
 
-/// SIMT matmul: 64x64 block tiles, K step 16, 4x4 outputs per thread, A and
-/// B tiles in shared memory, 128-bit accesses (see docs/planner.md).
+/// SIMT matmul: 64x64 block tiles (one batch each), K step 16, 4x4 outputs
+/// per thread, A and B tiles in shared memory, 128-bit accesses (see
+/// docs/planner.md).
 LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
                                   const SimtMatmulTiles &t, int64_t k) {
-  auto [bm, bn, bk, tm, tn, promote, fast] = t;
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({bm, bn, 0}),
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(t.sizes(1, t.bm, t.bn, 0)),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, bk}),
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(t.sizes(0, 0, 0, t.bk)),
                  TileLevel::reduction, nullptr);
-  if (promote)
+  if (t.promote)
     PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({tm, tn, 0}),
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(t.sizes(1, t.tm, t.tn, 0)),
                  TileLevel::thread, nullptr);
-  if (fast)
+  if (t.fast)
     VectorizeOp::create(b, loc, tag, /*width=*/4);
   // Two stages of cp.async copies: 0.085 -> 0.066 ms at 1024^3 on the H200
   // (docs/status.md), better than unrolling K or three stages.
-  if (fast && k / bk >= 2)
+  if (t.fast && k / t.bk >= 2)
     PipelineOp::create(b, loc, tag, /*stages=*/2);
   return success();
 }
@@ -231,9 +249,11 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
 /// tile and the same 4x4 outputs per thread, one float4 per row.
 LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
                                  const SimtMatmulTiles &t) {
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({t.bm, t.bn}),
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr(t.sizes(1, t.bm, t.bn, std::nullopt)),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({t.tm, t.tn}),
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr(t.sizes(1, t.tm, t.tn, std::nullopt)),
                  TileLevel::thread, nullptr);
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   return success();
@@ -247,8 +267,8 @@ struct Fusion {
 
 /// Finds, for each SIMT matmul on whole tiles, the fill of its accumulator
 /// (producer) and the elementwise op on its result (consumer) that can run
-/// in its blocks: on tensors, single uses, 2-D f32 with identity maps on the
-/// shared value (docs/planner.md).
+/// in its blocks: on tensors, single uses, f32 over the matmul's output loops
+/// with identity maps on the shared value (docs/planner.md).
 llvm::DenseMap<Operation *, Fusion>
 findFusions(ArrayRef<linalg::LinalgOp> roots) {
   llvm::DenseMap<Operation *, Fusion> fusions;
@@ -257,7 +277,8 @@ findFusions(ArrayRef<linalg::LinalgOp> roots) {
     isRoot.insert(op);
   auto fusable = [&](linalg::LinalgOp op, ArrayRef<int64_t> shape) {
     return op && isRoot.contains(op) && !fusions.count(op) &&
-           classify(op) == Family::Elementwise && op.getNumLoops() == 2 &&
+           classify(op) == Family::Elementwise &&
+           op.getNumLoops() == shape.size() &&
            op.getStaticLoopRanges() == SmallVector<int64_t>(shape) &&
            getElementwiseVectorWidth(op) == 4 &&
            llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
@@ -270,7 +291,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots) {
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     if (!getSimtMatmulTiles(bounds).fast)
       continue;
-    SmallVector<int64_t> shape = {bounds[0], bounds[1]};
+    SmallVector<int64_t> shape(bounds.begin(), bounds.end() - 1);
     auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
     if (fill && fill->hasOneUse() && fusable(fill, shape))
       fusions[fill] = {op, FuseKind::producer};

@@ -1,9 +1,11 @@
 //===- Prepare.cpp - Bring kernels into the planner's form ----------------===//
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -78,8 +80,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
             Value leLast = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::sle, src, last);
             Value ok = arith::AndIOp::create(b, loc, geZero, leLast);
-            inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok)
-                                : ok;
+            inBounds =
+                inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
             Value clamped = arith::MaxSIOp::create(
                 b, loc, arith::MinSIOp::create(b, loc, src, last), zero);
             indices.push_back(clamped);
@@ -122,6 +124,57 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Gives a (batched) matmul generic whose right-hand operand is stored
+/// transposed, (n, k) instead of (k, n), a transposed copy of it
+/// (linalg.transpose into a new tensor) to read instead: the matmul plans
+/// read k-rows of B from shared memory as vectors, which a transposed tile
+/// turns into strided scalar loads (a copy costs one pass over B).
+struct TransposeMatmulOperand : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t batch = getNumBatchLoops(op);
+    if (batch < 0 || !op.hasPureTensorSemantics() ||
+        op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+      return rewriter.notifyMatchFailure(op, "not a (batched) matmul");
+    unsigned k = op.getNumLoops() - 1;
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    unsigned n = out.getDimPosition(batch + 1);
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getDimPosition(batch) != n || map.getDimPosition(batch + 1) != k)
+        continue;
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!type || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        return rewriter.notifyMatchFailure(op, "dynamic or unusual operand");
+      SmallVector<int64_t> permutation =
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+      std::swap(permutation[batch], permutation[batch + 1]);
+      SmallVector<int64_t> shape =
+          applyPermutation(type.getShape(), permutation);
+      Location loc = op.getLoc();
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+      Value transposed = linalg::TransposeOp::create(
+                             rewriter, loc, input->get(), empty, permutation)
+                             ->getResult(0);
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      SmallVector<AffineExpr> results(map.getResults());
+      std::swap(results[batch], results[batch + 1]);
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        input->set(transposed);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no transposed operand");
+  }
+};
+
 /// Destination-passing style: a tensor argument that a linalg op uses as its
 /// output (`outs`) is where the result goes, so bufferization may write it in
 /// place; every other tensor argument is an input and must stay unchanged.
@@ -141,8 +194,9 @@ void markDestinationArguments(func::FuncOp func) {
     if (!isa<TensorType>(arg.getType()) ||
         func.getArgAttr(arg.getArgNumber(), "bufferization.writable"))
       continue;
-    func.setArgAttr(arg.getArgNumber(), "bufferization.writable",
-                    BoolAttr::get(ctx, destinations.contains(arg.getArgNumber())));
+    func.setArgAttr(
+        arg.getArgNumber(), "bufferization.writable",
+        BoolAttr::get(ctx, destinations.contains(arg.getArgNumber())));
   }
 }
 
@@ -153,8 +207,8 @@ public:
     getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer>(
-        ctx);
+    patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
+                 TransposeMatmulOperand>(ctx);
     GreedyRewriteConfig config;
     config.setMaxNumRewrites(10000);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
