@@ -336,3 +336,50 @@ func.func @irregular(%x: tensor<250x128xf32>, %w: tensor<128x500xf32>, %y: tenso
                       outs(%acc : tensor<250x500xf32>) -> tensor<250x500xf32>
   return %mm : tensor<250x500xf32>
 }
+
+// -----
+
+// Batched matmul: the SIMT matmul plan with one batch per block; its fill is
+// fused as for a 2-D matmul.
+// CHECK-LABEL: qimeng.plan @batched provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 64, 64] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 4, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "fill0" width 4
+// CHECK-NEXT:    qimeng.tile "contraction0" [1, 64, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "contraction0" [0, 0, 0, 16] to reduction
+// CHECK-NEXT:    qimeng.promote "contraction0" operands [0, 1]
+// CHECK-NEXT:    qimeng.tile "contraction0" [1, 4, 4, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "contraction0" width 4
+// CHECK-NEXT:    qimeng.pipeline "contraction0" stages 2
+// CHECK-NEXT:    qimeng.fuse "contraction0" producer "fill0"
+// CHECK-NEXT:  }
+func.func @batched(%A: tensor<8x128x256xf32>, %B: tensor<8x256x512xf32>, %C: tensor<8x128x512xf32>) -> tensor<8x128x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = linalg.fill ins(%zero : f32) outs(%C : tensor<8x128x512xf32>) -> tensor<8x128x512xf32>
+  %0 = linalg.batch_matmul ins(%A, %B : tensor<8x128x256xf32>, tensor<8x256x512xf32>)
+                           outs(%acc : tensor<8x128x512xf32>) -> tensor<8x128x512xf32>
+  return %0 : tensor<8x128x512xf32>
+}
+
+// -----
+
+// A partial matrix-vector product (after qimeng-split-reductions): not a
+// matmul (A is 3-D), one warp per output, as every operand is contiguous
+// along the reduction.
+// CHECK-LABEL: qimeng.plan @partial_matvec provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "contraction0" [1, 8, 0] to block
+// CHECK-NEXT:    qimeng.tile "contraction0" [1, 1, 0] to warp
+// CHECK-NEXT:  }
+#a3 = affine_map<(i, s, k) -> (i, s, k)>
+#x2 = affine_map<(i, s, k) -> (s, k)>
+#y2 = affine_map<(i, s, k) -> (i, s)>
+func.func @partial_matvec(%A: tensor<256x32x4096xf32>, %x: tensor<32x4096xf32>, %y: tensor<256x32xf32>) -> tensor<256x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#a3, #x2, #y2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %x : tensor<256x32x4096xf32>, tensor<32x4096xf32>) outs(%y : tensor<256x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<256x32xf32>
+  return %0 : tensor<256x32xf32>
+}

@@ -71,3 +71,24 @@ func.func @pad0d(%x: tensor<f32>) -> tensor<f32> {
   } : tensor<f32> to tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A matmul reading B stored (n, k) reads a transposed copy of it instead
+// (the op verifier checks the new map against the copy's shape).
+// CHECK-LABEL: func.func @transposed_b
+// CHECK:       %[[T:.+]] = linalg.transpose ins(%{{.*}} : tensor<256x128xf32>) outs(%{{.*}} : tensor<128x256xf32>) permutation = [1, 0]
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}}, %[[T]] : tensor<64x128xf32>, tensor<128x256xf32>)
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_b(%A: tensor<64x128xf32>, %B: tensor<256x128xf32>, %C: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %0 = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : tensor<64x128xf32>, tensor<256x128xf32>) outs(%C : tensor<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
