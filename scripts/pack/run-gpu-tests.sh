@@ -18,7 +18,7 @@ if [ "${1:-}" = --self-check ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   cat >"$tmp/relu.check" <<'CHECKS'
-CHECK: gpu.launch_func @relu_kernel::@relu_kernel
+CHECK: gpu.launch_func <{{.*}}> @relu_kernel::@relu_kernel
 CHECK: gpu.binary @relu_kernel
 CHECK-SAME: #nvvm.target
 CHECKS
