@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/MicroCoder/WarpReductions.h"
 #include "QiMeng/Planner/CompileSession.h"
@@ -97,10 +98,14 @@ struct SimtMatmulTiles {
   }
 };
 
-SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds) {
+SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
+                                   const TargetProfile &target) {
   unsigned batch = allBounds.size() - 3;
   ArrayRef<int64_t> bounds = allBounds.drop_front(batch);
   int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  int64_t batches = 1;
+  for (int64_t size : allBounds.take_front(batch))
+    batches *= size;
   SimtMatmulTiles t;
   t.batch = batch;
   t.bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
@@ -111,6 +116,15 @@ SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds) {
   t.promote = t.bm >= 16 && t.bn >= 16 && t.bk >= 4;
   bool divides = m % t.bm == 0 && n % t.bn == 0 && k % t.bk == 0;
   t.fast = t.promote && divides && t.tm == 4 && t.tn == 4;
+  // Whole 128 x 64 tiles of 8 x 4 per thread (twice the reuse of each
+  // shared-memory load) when they still give every SM a block: 2048^3 on
+  // the H200 0.479 -> 0.423 ms; 128 x 128 of 8 x 8 0.490, 64 x 128 of
+  // 4 x 8 0.675, K step 32 0.467, 3 stages 0.516 (docs/planner.md).
+  if (t.fast && m % 128 == 0 &&
+      batches * (m / 128) * (n / 64) >= target.numSMs) {
+    t.bm = 128;
+    t.tm = 8;
+  }
   return t;
 }
 
@@ -164,6 +178,8 @@ public:
   LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
                           const SimtMatmulTiles &t);
 
+  const TargetProfile &getTarget() const { return target; }
+
 private:
   LogicalResult planMatmul(OpBuilder &b, Location loc, StringRef tag,
                            const SimtMatmulTiles &t, int64_t k);
@@ -206,7 +222,8 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   case MatmulPath::TensorCore:
     return planTensorCoreMatmul(b, loc, tag);
   case MatmulPath::Simt:
-    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds), bounds.back());
+    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds, target),
+                      bounds.back());
   case MatmulPath::None:
     break;
   }
@@ -270,7 +287,7 @@ struct Fusion {
 /// in its blocks: on tensors, single uses, f32 over the matmul's output loops
 /// with identity maps on the shared value (docs/planner.md).
 llvm::DenseMap<Operation *, Fusion>
-findFusions(ArrayRef<linalg::LinalgOp> roots) {
+findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
   llvm::DenseMap<Operation *, Fusion> fusions;
   llvm::SmallPtrSet<Operation *, 8> isRoot;
   for (linalg::LinalgOp op : roots)
@@ -289,7 +306,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots) {
     if (getMatmulPath(op) != MatmulPath::Simt || op->getNumResults() != 1)
       continue;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    if (!getSimtMatmulTiles(bounds).fast)
+    if (!getSimtMatmulTiles(bounds, target).fast)
       continue;
     SmallVector<int64_t> shape(bounds.begin(), bounds.end() - 1);
     auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
@@ -363,6 +380,40 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
   return success();
 }
 
+/// The loop along which an input of `op` is contiguous when that is another
+/// of the `mapped` loops than the innermost (a transpose), with the run of
+/// 32 bytes of its elements each thread should take along it; none when the
+/// output is not contiguous along the innermost loop or the run does not
+/// divide that loop.
+std::optional<std::pair<unsigned, int64_t>>
+getTransposedRead(linalg::LinalgOp op, ArrayRef<unsigned> mapped) {
+  unsigned innermost = op.getNumLoops() - 1;
+  if (mapped.empty() || mapped.front() != innermost)
+    return std::nullopt;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (map.getNumResults() == 0 ||
+        map.getResults().back() !=
+            getAffineDimExpr(innermost, op->getContext()))
+      return std::nullopt;
+  }
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation() || map.getNumResults() == 0)
+      continue;
+    unsigned dim = map.getDimPosition(map.getNumResults() - 1);
+    int64_t bytes = getElementBytes(getElementTypeOrSelf(input->get()));
+    if (dim == innermost || !llvm::is_contained(mapped, dim) || bytes <= 0 ||
+        bytes > 32)
+      continue;
+    int64_t run = 32 / bytes;
+    if (!ShapedType::isDynamic(bounds[dim]) && bounds[dim] % run == 0)
+      return std::make_pair(dim, run);
+  }
+  return std::nullopt;
+}
+
 /// Memory-bound and fallback kernels: the innermost (up to three) parallel
 /// loops are tiled to blocks of about 256 threads, one element (or one
 /// 128-bit vector) per thread; reduction loops run serially in each thread.
@@ -385,13 +436,25 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   SmallVector<unsigned> mapped(parallel.rbegin(),
                                parallel.rbegin() +
                                    std::min<size_t>(parallel.size(), 3));
+  // A transposing read (an input contiguous along another mapped loop than
+  // the innermost, whose output rows are): each thread takes a run of 32
+  // bytes along that loop, so a warp reads whole sectors and still writes
+  // whole rows.
+  std::optional<unsigned> runLoop;
+  int64_t run = 1;
+  if (!naive && vectorWidth <= 1)
+    if (std::optional<std::pair<unsigned, int64_t>> found =
+            getTransposedRead(op, mapped)) {
+      runLoop = found->first;
+      run = found->second;
+    }
   SmallVector<int64_t> blockSizes, threadSizes;
   auto computeTiles = [&](int64_t width) {
     blockSizes.assign(bounds.size(), 0);
     threadSizes.assign(bounds.size(), 0);
     int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
     for (auto [i, dim] : llvm::enumerate(mapped)) {
-      int64_t perThread = i == 0 ? width : 1;
+      int64_t perThread = dim == runLoop ? run : i == 0 ? width : 1;
       // Power-of-two thread counts; the last block along a loop that they
       // do not divide is partial.
       int64_t threads = std::min<int64_t>(
@@ -510,16 +573,16 @@ private:
     };
     llvm::DenseMap<Operation *, Fusion> fusions;
     if (!naive)
-      fusions = findFusions(roots);
+      fusions = findFusions(roots, planner.getTarget());
     for (linalg::LinalgOp op : roots) {
       auto fusion = fusions.find(op);
       LogicalResult planned =
           fusion == fusions.end()
               ? planner.plan(builder, op.getLoc(), op, tagOf(op))
-              : planner.planFused(
-                    builder, op.getLoc(), tagOf(op),
-                    getSimtMatmulTiles(
-                        fusion->second.host.getStaticLoopRanges()));
+              : planner.planFused(builder, op.getLoc(), tagOf(op),
+                                  getSimtMatmulTiles(
+                                      fusion->second.host.getStaticLoopRanges(),
+                                      planner.getTarget()));
       if (failed(planned)) {
         plan->erase();
         return failure();

@@ -213,10 +213,12 @@ func.func @f16_broadcast(%x: memref<64x4096xf16>, %r: memref<64xf16>, %c: memref
 
 // -----
 
-// A transposed operand keeps the kernel scalar.
+// A transposed operand keeps the kernel scalar; each thread reads a run of
+// 8 f32 (one 32-byte sector) along the input's contiguous dimension, the
+// warp's 32 threads still write whole output rows.
 // CHECK-LABEL: qimeng.plan @transposed provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 256] to block
-// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1] to thread
+// CHECK-NEXT:    qimeng.tile "elementwise0" [8, 256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [8, 1] to thread
 // CHECK-NEXT:  }
 func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
   linalg.transpose ins(%x : memref<512x512xf32>) outs(%y : memref<512x512xf32>) permutation = [1, 0]
@@ -382,4 +384,21 @@ func.func @partial_matvec(%A: tensor<256x32x4096xf32>, %x: tensor<32x4096xf32>, 
     linalg.yield %s : f32
   } -> tensor<256x32xf32>
   return %0 : tensor<256x32xf32>
+}
+
+// -----
+
+// A matmul large enough that 128x64 blocks still give every SM one (16 x 32
+// blocks here): 8x4 outputs per thread.
+// CHECK-LABEL: qimeng.plan @large provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "matmul0" [128, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// CHECK-NEXT:    qimeng.tile "matmul0" [8, 4, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
+// CHECK-NEXT:    qimeng.pipeline "matmul0" stages 2
+// CHECK-NEXT:  }
+func.func @large(%A: memref<2048x512xf32>, %B: memref<512x2048xf32>, %C: memref<2048x2048xf32>) {
+  linalg.matmul ins(%A, %B : memref<2048x512xf32>, memref<512x2048xf32>) outs(%C : memref<2048x2048xf32>)
+  return
 }
