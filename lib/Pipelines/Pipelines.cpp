@@ -136,6 +136,32 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   pm.addPass(createCSEPass());
 }
 
+/// Upstream's GPU-to-NVVM pipeline, with the LLVM functions of the kernels
+/// given their noalias arguments (qimeng-noalias-kernel-args, second run)
+/// before they are serialized. The upstream pipeline is one unit, so its
+/// textual form is split where the kernels have become LLVM functions (after
+/// the last gpu.module pass).
+void addLowerToNVVM(OpPassManager &pm,
+                    const gpu::GPUToNVVMPipelineOptions &options) {
+  OpPassManager upstream(pm.getOpAnchorName());
+  gpu::buildLowerToNVVMPassPipeline(upstream, options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  upstream.printAsTextualPipeline(os);
+  StringRef body = text;
+  std::string anchor = (pm.getOpAnchorName() + "(").str();
+  if (body.consume_front(anchor))
+    body.consume_back(")");
+  StringRef kernelsLowered = "gpu.module(reconcile-unrealized-casts)";
+  size_t at = body.rfind(kernelsLowered);
+  std::string pipeline = body.str();
+  if (at != StringRef::npos)
+    pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    pm.addPass(std::make_unique<OptionErrorPass>(
+        "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline did not parse"));
+}
+
 /// Upstream's serialization links libdevice (GPU math) from the CUDA toolkit
 /// named by CUDA_ROOT, CUDA_HOME or CUDA_PATH, and silently links nothing
 /// when none is set. When none is, use the toolkit of the `ptxas` on PATH,
@@ -179,6 +205,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // Outlining copies shared-memory globals into the gpu.module; drop the
   // host copies.
   pm.addPass(createSymbolDCEPass());
+  pm.addPass(qimeng::createQiMengNoAliasKernelArgsPass());
   // Launches, allocations and frees are queued on one stream, which the
   // host waits for once, at the end of the function (not after each
   // kernel).
@@ -194,7 +221,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   nvvm.cubinFeatures = options.features;
   nvvm.cubinFormat = options.format;
   nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  addLowerToNVVM(pm, nvvm);
   // No PTX with libdevice calls left unresolved (no toolkit found).
   pm.addPass(qimeng::createQiMengCheckBinariesPass());
   // The same input gives the same output, byte for byte.

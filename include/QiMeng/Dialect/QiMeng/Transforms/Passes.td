@@ -209,6 +209,21 @@ def QiMengMicroCodePass : Pass<"qimeng-micro-code", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def QiMengNoAliasKernelArgsPass
+    : Pass<"qimeng-noalias-kernel-args", "ModuleOp"> {
+  let summary = "Mark a kernel's distinct buffers noalias";
+  let description = [{
+    Runs after kernel outlining. For every kernel launched once, each memref
+    argument whose buffer (followed through views to its allocation or to a
+    function argument) is passed to no other argument of the launch gets
+    `llvm.noalias`. Function arguments count as distinct buffers, as
+    bufferization assumes. LLVM can then keep values that a kernel
+    accumulates in its output (convolutions, pooling, serial reductions) in
+    registers instead of storing them after every step.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
   let summary = "Allocate the temporaries that GPU kernels use on the device";
   let description = [{
