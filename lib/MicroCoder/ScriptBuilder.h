@@ -162,6 +162,11 @@ private:
   void emitMapping();
   void emitLowering();
   void emitPipelining();
+  /// `transform.apply_patterns.memref.fold_memref_alias_ops` as a line of a
+  /// pattern set, or nothing when the kernel reads a reshaped buffer
+  /// (memref.expand_shape / collapse_shape): MLIR 22's alias folding
+  /// rewrites vector transfers of such views forever.
+  StringRef foldAliasOps() const;
 
   PlanOp plan;
   func::FuncOp kernel;

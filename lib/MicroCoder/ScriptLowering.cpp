@@ -11,6 +11,8 @@
 #include "QiMeng/MicroCoder/SharedBuffers.h"
 #include "QiMeng/MicroCoder/TensorCores.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 using namespace mlir::qimeng;
 using namespace mlir::qimeng::microcoder;
@@ -43,7 +45,7 @@ void ScriptBuilder::emitMapping() {
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
         "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
-        "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
+        "{1}"
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n"
         // Unit leading dimensions (a batched matmul's batch of one) go
@@ -53,7 +55,7 @@ void ScriptBuilder::emitMapping() {
         "transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n",
-        k);
+        k, foldAliasOps());
     for (auto [i, tag] : llvm::enumerate(tagOrder)) {
       const TargetState &state = targets[tag];
       if (state.mmaShape.empty())
@@ -93,6 +95,17 @@ void ScriptBuilder::emitMapping() {
   }
 }
 
+StringRef ScriptBuilder::foldAliasOps() const {
+  bool reshaped = false;
+  func::FuncOp func = kernel;
+  func.walk([&](Operation *op) {
+    reshaped |= isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+  });
+  return reshaped
+             ? ""
+             : "      transform.apply_patterns.memref.fold_memref_alias_ops\n";
+}
+
 /// The second sequence, run after hoistStageBuffers: the stage buffers of
 /// pipelined loops are multi-buffered and filled with asynchronous copies,
 /// leftover linalg ops become loops and vectors become 1-D.
@@ -111,14 +124,14 @@ void ScriptBuilder::emitLowering() {
     k = matchKernel();
     os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
-        "      transform.apply_patterns.memref.fold_memref_alias_ops\n"
+        "{2}"
         "      "
         "transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n"
         "    {1} = transform.nvgpu.create_async_groups {0} {{bypass_l1} : "
         "(!transform.any_op) -> !transform.any_op\n",
-        k, fresh("grouped"));
+        k, fresh("grouped"), foldAliasOps());
   }
   // Whatever was not vectorized becomes scalar loops inside the threads.
   std::string k = matchKernel();
