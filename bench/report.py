@@ -30,8 +30,10 @@ def merge(paths):
         for key in ("environment", "peaks", "protocol"):
             if key in data and key not in merged:
                 merged[key] = data[key]
+        source = data.get("environment", {}).get("qimeng")
         for problem in data.get("problems", []):
-            merged["problems"][problem["name"]] = problem
+            merged["problems"][problem["name"]] = dict(problem,
+                                                       qimeng_source=source)
     merged["problems"] = [merged["problems"][k]
                           for k in sorted(merged["problems"])]
     return merged
@@ -113,6 +115,16 @@ def markdown(merged, summary, command):
                    env.get("compute_capability", "?"), env.get("driver", "?"),
                    env.get("torch", "?"), env.get("cuda", "?"),
                    env.get("python", "?"), env.get("qimeng", "?")))
+    # Partial reruns merged from other builds say which problems they hold.
+    first = env.get("qimeng", "?")
+    others = {}
+    for entry in merged["problems"]:
+        source = entry.get("qimeng_source") or first
+        if source != first:
+            others.setdefault(source, []).append(entry["name"])
+    for source, names in sorted(others.items()):
+        out.append("- Rerun with QiMeng %s (merged over the run above): %s."
+                   % (source, ", ".join(names)))
     out.append("- Date: %s." % env.get("date", "?"))
     out.append("- Protocol: %s correctness trials per problem on fresh "
                "`torch.randn` inputs (NaN-filled output buffer, float64 "
