@@ -155,8 +155,13 @@ void addLowerToNVVM(OpPassManager &pm,
   StringRef kernelsLowered = "gpu.module(reconcile-unrealized-casts)";
   size_t at = body.rfind(kernelsLowered);
   std::string pipeline = body.str();
-  if (at != StringRef::npos)
-    pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
+  if (at == StringRef::npos) {
+    pm.addPass(std::make_unique<OptionErrorPass>(
+        "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline has no '" +
+        kernelsLowered.str() + "' step to add noalias arguments after"));
+    return;
+  }
+  pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     pm.addPass(std::make_unique<OptionErrorPass>(
         "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline did not parse"));

@@ -9,6 +9,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+namespace mlir {
+class Operation;
+} // namespace mlir
+
 #include <cstdint>
 #include <optional>
 
@@ -16,10 +20,10 @@ namespace mlir::qimeng {
 
 /// What a planner needs to know about a GPU.
 struct TargetProfile {
-  llvm::StringRef chip;           ///< e.g. "sm_90"
-  int64_t numSMs;                 ///< streaming multiprocessors
-  int64_t sharedMemPerSM;         ///< bytes
-  int64_t sharedMemPerBlock;      ///< bytes, static allocation limit
+  llvm::StringRef chip;      ///< e.g. "sm_90"
+  int64_t numSMs;            ///< streaming multiprocessors
+  int64_t sharedMemPerSM;    ///< bytes
+  int64_t sharedMemPerBlock; ///< bytes, static allocation limit
   int64_t maxThreadsPerBlock;
   int64_t registersPerSM;
   int64_t l2Bytes;
@@ -28,6 +32,11 @@ struct TargetProfile {
 
 /// Returns the profile of a chip name ("sm_80", "sm_90"), or nullopt.
 std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip);
+
+/// The profile of `chip`, or std::nullopt after an error on `diagnosed`
+/// ("unknown target ...; expected sm_80 or sm_90").
+std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip,
+                                                 mlir::Operation *diagnosed);
 
 } // namespace mlir::qimeng
 

@@ -3,6 +3,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -13,6 +14,13 @@ int64_t mlir::qimeng::getElementBytes(Type element) {
     return 8;
   return std::max<int64_t>(
       1, llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+}
+
+Value mlir::qimeng::getViewRoot(Value memref) {
+  while (auto view =
+             dyn_cast_or_null<ViewLikeOpInterface>(memref.getDefiningOp()))
+    memref = view.getViewSource();
+  return memref;
 }
 
 FailureOr<SmallVector<int64_t>>

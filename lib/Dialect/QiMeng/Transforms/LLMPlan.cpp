@@ -39,12 +39,9 @@ public:
                          << session.getLLMError();
       return signalPassFailure();
     }
-    std::optional<TargetProfile> profile = lookupTargetProfile(target);
-    if (!profile) {
-      module.emitError() << "unknown target '" << target
-                         << "'; expected sm_80 or sm_90";
+    std::optional<TargetProfile> profile = lookupTargetProfile(target, module);
+    if (!profile)
       return signalPassFailure();
-    }
     llm::Client *client = session.getClient();
     unsigned maxRounds =
         rounds ? unsigned(rounds) : session.getOptions().planRounds;

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGNOALIASKERNELARGSPASS
@@ -25,16 +25,12 @@ namespace {
 /// The allocation (or block argument) a memref is a view of, or null when it
 /// comes from something else (a load of a memref, a call).
 Value getRootBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp,
-            memref::GetGlobalOp>(def))
-      return value;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return nullptr;
-    value = view.getViewSource();
-  }
-  return value;
+  Value root = getViewRoot(value);
+  Operation *def = root.getDefiningOp();
+  return !def || isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp,
+                     memref::GetGlobalOp>(def)
+             ? root
+             : Value();
 }
 
 /// Discardable attribute of a kernel: the positions, among the arguments of

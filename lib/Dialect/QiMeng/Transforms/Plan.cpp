@@ -489,12 +489,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TargetProfile> profile = lookupTargetProfile(target);
-    if (!profile) {
-      module.emitError() << "unknown target '" << target
-                         << "'; expected sm_80 or sm_90";
+    std::optional<TargetProfile> profile = lookupTargetProfile(target, module);
+    if (!profile)
       return signalPassFailure();
-    }
     llvm::StringSet<> planned;
     for (PlanOp plan : module.getOps<PlanOp>())
       planned.insert(plan.getKernel());

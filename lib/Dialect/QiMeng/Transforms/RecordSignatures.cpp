@@ -1,11 +1,11 @@
 //===- RecordSignatures.cpp - Memref signatures for runners ---------------===//
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGRECORDSIGNATURESPASS
@@ -15,15 +15,9 @@ namespace {
 
 /// The argument of `func` that `value` is (a view of), or null.
 BlockArgument getRootArgument(Value value, func::FuncOp func) {
-  while (value) {
-    if (auto arg = dyn_cast<BlockArgument>(value))
-      return arg.getOwner() == &func.getBody().front() ? arg : BlockArgument();
-    auto view = dyn_cast_or_null<ViewLikeOpInterface>(value.getDefiningOp());
-    if (!view)
-      return BlockArgument();
-    value = view.getViewSource();
-  }
-  return BlockArgument();
+  auto arg = dyn_cast_or_null<BlockArgument>(getViewRoot(value));
+  return arg && arg.getOwner() == &func.getBody().front() ? arg
+                                                          : BlockArgument();
 }
 
 /// Which arguments of `func` an op inside it writes to.

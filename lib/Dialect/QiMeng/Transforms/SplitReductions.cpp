@@ -164,12 +164,10 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetProfile> profile = lookupTargetProfile(target);
-    if (!profile) {
-      getOperation().emitError()
-          << "unknown target '" << target << "'; expected sm_80 or sm_90";
+    std::optional<TargetProfile> profile =
+        lookupTargetProfile(target, getOperation());
+    if (!profile)
       return signalPassFailure();
-    }
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isSplitCandidate(op))

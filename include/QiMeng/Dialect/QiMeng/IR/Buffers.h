@@ -17,6 +17,11 @@ namespace mlir::qimeng {
 /// index: 8).
 int64_t getElementBytes(Type element);
 
+/// The buffer `memref` is a view of: followed through view-like ops
+/// (subview, expand/collapse_shape, ...) to a block argument or the result
+/// of an op that is not a view (an allocation, a global, a call).
+Value getViewRoot(Value memref);
+
 /// The static shape of the tile of operand `index` of `op` that one block
 /// works on in one reduction step: each loop's range, replaced by its block
 /// tile and then by its reduction tile where those are > 0. Failure when the
