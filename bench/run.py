@@ -147,13 +147,19 @@ def measure_peaks(torch, quick):
 
 # --- QiMeng side ----------------------------------------------------------------
 
-def compile_problem(problem, opt, workdir):
+def compile_problem(problem, opt, workdir, args):
     source = os.path.join(HERE, "problems", problem.mlir)
     compiled = os.path.join(workdir, "compiled.mlir")
     report = os.path.join(workdir, "compile-report.json")
+    # The default run uses the built-in plans only; a tuned run takes the
+    # tuning database's plans and searches the kernels it has none for.
+    tuning = ["--tuning-db=" + (args.tuning_db or "off")]
+    if args.search:
+        tuning += ["--qimeng-search=%d" % args.search,
+                   "--qimeng-search-budget=%g" % args.search_budget]
     code, _, err, seconds = run([opt, source, "--llm-plan", "--lower-to-nvvm",
-                                 "--qimeng-report=" + report, "-o", compiled],
-                                600)
+                                 "--qimeng-report=" + report, "-o", compiled]
+                                + tuning, 1800)
     result = {"compile_s": round(seconds, 3)}
     if code != 0:
         result["error"] = "compile: " + last_line(err)
@@ -162,6 +168,14 @@ def compile_problem(problem, opt, workdir):
         with open(report) as f:
             kernel = json.load(f)["kernels"].get(problem.entry, {})
         result["plan"] = kernel.get("plan")
+        if "tuning" in kernel:
+            tuned = kernel["tuning"]
+            result["tuning"] = {k: tuned[k] for k in (
+                "source", "time_ms", "default_ms", "speedup", "seconds",
+                "best", "generated", "illegal", "pruned", "skipped")
+                if k in tuned}
+            if "candidates" in tuned:
+                result["tuning"]["measured"] = len(tuned["candidates"])
     except (OSError, ValueError, KeyError):
         pass
     return compiled, result
@@ -258,7 +272,7 @@ def bench_problem(problem, tools, args, numpy, torch):
     workdir = tempfile.mkdtemp(prefix="qimeng-bench-")
     try:
         compiled, result = compile_problem(problem, tools["qimeng-opt"],
-                                           workdir)
+                                           workdir, args)
         entry.update(result)
         if not compiled:
             entry["correct"] = False
@@ -346,7 +360,17 @@ def main():
     parser.add_argument("--no-compile", action="store_true",
                         help="skip torch.compile")
     parser.add_argument("--no-peaks", action="store_true")
+    parser.add_argument("--tuning-db",
+                        help="take tuned plans from this tuning database "
+                             "(default: none, the built-in plans)")
+    parser.add_argument("--search", type=int, default=0,
+                        help="with --tuning-db: search N candidate plans for "
+                             "kernels the database has no plan for")
+    parser.add_argument("--search-budget", type=float, default=0,
+                        help="seconds per kernel for --search (0: no limit)")
     args = parser.parse_args()
+    if args.search and not args.tuning_db:
+        parser.error("--search needs --tuning-db")
     args.trials = 2 if args.quick else TRIALS
     args.runs = 20 if args.quick else 100
     args.warmup = 3 if args.quick else 10
@@ -359,7 +383,9 @@ def main():
                "protocol": {"trials": args.trials, "runs": args.runs,
                             "warmup": args.warmup, "tolerance": TOLERANCE,
                             "l2_flush_bytes": l2_flush_bytes(torch),
-                            "quick": args.quick},
+                            "quick": args.quick,
+                            "tuning_db": bool(args.tuning_db),
+                            "search": args.search},
                "problems": []}
     if not args.no_peaks:
         results["peaks"] = measure_peaks(torch, args.quick)
@@ -372,10 +398,20 @@ def main():
         q = entry.get("qimeng", {}).get("median_ms")
         e = entry.get("eager", {}).get("median_ms")
         c = entry.get("compile", {}).get("median_ms")
-        print("%-28s %-7s qimeng %s eager %s compile %s %s" % (
+        tuned = entry.get("tuning", {})
+        searched = ""
+        if tuned.get("source") == "search":
+            searched = " search %d in %.1f s: %.4f -> %.4f ms (%.2fx)" % (
+                tuned.get("measured", 0), tuned.get("seconds", 0),
+                tuned.get("default_ms", 0), tuned.get("time_ms", 0),
+                tuned.get("speedup", 0))
+        elif tuned.get("source") == "database":
+            searched = " tuned plan from the database"
+        print("%-28s %-7s qimeng %s eager %s compile %s%s %s" % (
             problem.name, "ok" if entry["correct"] else "WRONG",
             "%.4f" % q if q else "-", "%.4f" % e if e else "-",
-            "%.4f" % c if c else "-", entry.get("error", "")), flush=True)
+            "%.4f" % c if c else "-", searched, entry.get("error", "")),
+            flush=True)
         with open(args.out, "w") as f:  # keep what is done if killed
             json.dump(results, f, indent=1)
     return 0

@@ -10,9 +10,9 @@ if [ ! -f build-static/build.ninja ]; then
   cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
     -DQIMENG_STATIC_MLIR=ON -DQIMENG_BUILD_UNITTESTS=OFF
 fi
-ninja -C build-static qimeng-opt qimeng-run
+ninja -C build-static qimeng-opt qimeng-run qimeng-tune
 mkdir -p dist
-for tool in qimeng-opt qimeng-run; do
+for tool in qimeng-opt qimeng-run qimeng-tune; do
   scripts/check-static.sh build-static/bin/$tool
   xz -T0 -6 -c build-static/bin/$tool > dist/$tool-static.xz
   ls -l dist/$tool-static.xz

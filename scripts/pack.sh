@@ -25,7 +25,7 @@ out=dist/qimeng-gpu-pack.tar.xz
 if [ $build = 1 ]; then
   scripts/build-static.sh
 else
-  for tool in qimeng-opt qimeng-run; do scripts/check-static.sh build-static/bin/$tool; done
+  for tool in qimeng-opt qimeng-run qimeng-tune; do scripts/check-static.sh build-static/bin/$tool; done
 fi
 
 mkdir -p dist
@@ -36,7 +36,7 @@ root=$stage/qimeng-gpu-pack
 mkdir -p "$root"/{bin,lib,lit,test,scripts}
 
 # --- Tools and the libraries they need ---------------------------------------
-tools=(build-static/bin/qimeng-opt build-static/bin/qimeng-run)
+tools=(build-static/bin/qimeng-opt build-static/bin/qimeng-run build-static/bin/qimeng-tune)
 for t in FileCheck not count split-file; do tools+=("$llvm_bin/$t"); done
 for t in "${tools[@]}"; do
   cp -L "$t" "$root/bin/"

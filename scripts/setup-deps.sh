@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libzstd-dev zlib1g-dev
-  libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev
+  libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev libsqlite3-dev
 )
 
 missing=()

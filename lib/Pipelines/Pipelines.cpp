@@ -99,6 +99,25 @@ void announce(bool naive) {
       (session.useLLMMicroCoder() ? "llm, verified step by step" : "built-in"));
 }
 
+/// Kernels on tensors become kernels on memrefs (function boundaries too),
+/// so the micro-coder always works on buffers; then the plans are realized:
+/// by the LLM, each step verified (`llmMicroCoder`), or by MLIR's own
+/// transformations.
+void addRealizePlans(OpPassManager &pm, bool llmMicroCoder) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  if (llmMicroCoder)
+    pm.addPass(qimeng::createQiMengMicroCodePass());
+  else
+    pm.addPass(qimeng::createQiMengApplyPlanPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   announce(options.naive);
   pm.addPass(qimeng::createQiMengPreparePass());
@@ -112,28 +131,17 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   planOptions.target = options.target;
   planOptions.naive = options.naive;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
-  // The verifier's naive reference never asks an LLM.
+  // The verifier's naive reference is never tuned and never asks an LLM.
   if (!options.naive) {
+    qimeng::QiMengTunePassOptions tuneOptions;
+    tuneOptions.target = options.target;
+    pm.addPass(qimeng::createQiMengTunePass(tuneOptions));
     qimeng::QiMengLLMPlanPassOptions llmPlanOptions;
     llmPlanOptions.target = options.target;
     pm.addPass(qimeng::createQiMengLLMPlanPass(llmPlanOptions));
   }
-  // Kernels on tensors become kernels on memrefs (function boundaries too),
-  // so the micro-coder always works on buffers.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
-  // The LLM writes the steps, each verified, when configured (or asked
-  // for); otherwise MLIR's own transformations realize the whole plan.
-  if (!options.naive && qimeng::CompileSession::get().useLLMMicroCoder())
-    pm.addPass(qimeng::createQiMengMicroCodePass());
-  else
-    pm.addPass(qimeng::createQiMengApplyPlanPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addRealizePlans(pm, !options.naive &&
+                          qimeng::CompileSession::get().useLLMMicroCoder());
 }
 
 /// Upstream's GPU-to-NVVM pipeline, with the LLVM functions of the kernels
@@ -245,6 +253,11 @@ void mlir::qimeng::registerPipelines() {
       "Plan every kernel (LLM planner when an endpoint is configured, the "
       "built-in planner otherwise) and realize the plan",
       buildLLMPlanPipeline);
+  PassPipelineRegistration<>(
+      "qimeng-realize-plans",
+      "Bufferize and realize the plans the module holds with the built-in "
+      "micro-coder (what a plan search compiles each candidate with)",
+      [](OpPassManager &pm) { addRealizePlans(pm, /*llmMicroCoder=*/false); });
   PassPipelineRegistration<LowerToNVVMOptions>(
       "lower-to-nvvm",
       "Map to gpu.launch, outline kernels, lower to NVVM and serialize PTX",

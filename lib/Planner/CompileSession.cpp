@@ -41,6 +41,27 @@ struct CompileCLOptions {
       "verify-trials",
       llvm::cl::desc("Random inputs per verified step (default 3)"),
       llvm::cl::init(3), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> search{
+      "qimeng-search",
+      llvm::cl::desc("Search up to N candidate plans per kernel, measured on "
+                     "the GPU, and keep the fastest correct one (needs a GPU; "
+                     "results go to the tuning database)"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::opt<double> searchBudget{
+      "qimeng-search-budget",
+      llvm::cl::desc("Seconds the search of one kernel may take (0: no "
+                     "limit; the default plan is always measured)"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::opt<uint64_t> searchSeed{
+      "qimeng-search-seed",
+      llvm::cl::desc("Seed of the order candidate plans are tried in"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> tuningDB{
+      "tuning-db",
+      llvm::cl::desc("Tuning database (SQLite) to take tuned plans from and "
+                     "store measured ones in; 'off' for none (default "
+                     "$XDG_CACHE_HOME/qimeng/tuning.db)"),
+      llvm::cl::cat(category)};
 };
 
 llvm::ManagedStatic<CompileCLOptions> clOptions;
@@ -69,7 +90,14 @@ CompileSession::CompileSession() {
     options.planRounds = std::max(1u, unsigned(clOptions->planRounds));
     options.codeRounds = std::max(1u, unsigned(clOptions->codeRounds));
     options.trials = std::max(1u, unsigned(clOptions->trials));
+    options.searchCandidates = clOptions->search;
+    options.searchBudgetSeconds = clOptions->searchBudget;
+    options.searchSeed = clOptions->searchSeed;
+    options.tuningDB = clOptions->tuningDB;
   }
+  // The built-in paths only: no tuned plans either.
+  if (llmDisabled)
+    options.tuningDB = "off";
   report = {{"format", "qimeng-compile-report"},
             {"version", 1},
             {"kernels", nlohmann::json::object()}};

@@ -37,10 +37,23 @@ static std::string rejection(const std::vector<std::string> &problems) {
   return text + "Reply with a corrected plan (the whole JSON object).";
 }
 
+/// The prompt's section of tuned examples; empty without any, so the
+/// prompt is then exactly what it was before tuning existed.
+static std::string formatExamples(ArrayRef<TunedExample> examples) {
+  if (examples.empty())
+    return "";
+  std::string text = "\n\n## Plans measured fastest on this GPU for similar "
+                     "kernels (from QiMeng's tuning database)";
+  for (const TunedExample &example : examples)
+    text += "\n" + example.description + "\n```json\n" + example.plan + "\n```";
+  return text;
+}
+
 LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
                                         func::FuncOp kernel, PlanOp builtinPlan,
                                         const TargetProfile &profile,
-                                        unsigned maxRounds) {
+                                        unsigned maxRounds,
+                                        ArrayRef<TunedExample> examples) {
   LLMPlanResult result;
   MLIRContext *context = kernel.getContext();
   llvm::Expected<llm::PromptTemplate> prompt =
@@ -60,6 +73,7 @@ LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
        {"max_threads", std::to_string(profile.maxThreadsPerBlock)},
        {"max_shared", std::to_string(profile.sharedMemPerBlock)},
        {"builtin_plan", printJSON(planToJSON(builtinPlan))},
+       {"tuned_examples", formatExamples(examples)},
        {"plan_schema", schemaText}});
   if (!text) {
     result.fallbackReason = llvm::toString(text.takeError());

@@ -287,7 +287,7 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     candidateMs = candidateTiming->medianMs;
     referenceMs = 0;
     // A GPU reference by the same protocol.
-    if (!reference->isOnCpu()) {
+    if (!reference->isOnCpu() && options.timeReference) {
       llvm::Expected<Timing> referenceTiming =
           reference->time(inputs, *options.timing);
       if (!referenceTiming)

@@ -13,6 +13,8 @@
 
 #include <cstdlib>
 
+extern char **environ;
+
 using namespace mlir;
 using namespace mlir::qimeng;
 
@@ -75,9 +77,52 @@ static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
   });
 }
 
+/// A directory of its own that goes away with this object.
+namespace {
+class TempDir {
+public:
+  std::error_code create() {
+    return llvm::sys::fs::createUniqueDirectory("qimeng-step", dir);
+  }
+  ~TempDir() {
+    if (!dir.empty())
+      llvm::sys::fs::remove_directories(dir);
+  }
+  std::string in(llvm::StringRef name) const {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  }
+
+private:
+  llvm::SmallString<128> dir;
+};
+} // namespace
+
 StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
                                     llvm::StringRef entry,
                                     const StepOptions &options) {
+  StepResult result;
+  TempDir dir;
+  if (std::error_code ec = dir.create()) {
+    result.reason = "cannot create a temporary directory: " + ec.message();
+    return result;
+  }
+  std::string candidatePath = dir.in("candidate.mlir"),
+              referencePath = dir.in("reference.mlir");
+  for (auto [module, path] : {std::make_pair(candidate, candidatePath),
+                              std::make_pair(reference, referencePath)})
+    if (llvm::Error err = writeModule(module, path)) {
+      result.reason = llvm::toString(std::move(err));
+      return result;
+    }
+  return verifyStepFiles(candidatePath, referencePath, entry, options);
+}
+
+StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
+                                         llvm::StringRef referencePath,
+                                         llvm::StringRef entry,
+                                         const StepOptions &options) {
   StepResult result;
   auto couldNotRun = [&](const llvm::Twine &why) {
     result.status = StepStatus::CouldNotRun;
@@ -88,31 +133,19 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
   if (tool.empty())
     return couldNotRun("qimeng-run not found (set QIMENG_RUN or put it on "
                        "PATH)");
-  // The modules, the report and qimeng-run's output, in a directory of
-  // their own that goes away however this returns.
-  llvm::SmallString<128> dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("qimeng-step", dir))
+  // The report and qimeng-run's output, in a directory of their own that
+  // goes away however this returns.
+  TempDir dir;
+  if (std::error_code ec = dir.create())
     return couldNotRun("cannot create a temporary directory: " + ec.message());
-  llvm::scope_exit removeDir([&] { llvm::sys::fs::remove_directories(dir); });
-  auto inDir = [&](llvm::StringRef name) {
-    llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
-  std::string candidatePath = inDir("candidate.mlir"),
-              referencePath = inDir("reference.mlir"),
-              reportPath = inDir("report.json"), logPath = inDir("output.log");
-  if (llvm::Error err = writeModule(candidate, candidatePath))
-    return couldNotRun(llvm::toString(std::move(err)));
-  if (llvm::Error err = writeModule(reference, referencePath))
-    return couldNotRun(llvm::toString(std::move(err)));
+  std::string reportPath = dir.in("report.json"),
+              logPath = dir.in("output.log");
 
   SmallVector<std::string> args = {
       tool,
-      candidatePath,
+      candidatePath.str(),
       "--verify",
-      "--reference=" + referencePath,
+      "--reference=" + referencePath.str(),
       "--entry=" + entry.str(),
       llvm::formatv("--trials={0}", options.trials).str(),
       llvm::formatv("--seed={0}", options.seed).str(),
@@ -128,15 +161,30 @@ StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
     args.push_back(llvm::formatv("--runs={0}", options.timing->runs));
     if (!options.timing->flushL2)
       args.push_back("--no-l2-flush");
+    if (!options.timeReference)
+      args.push_back("--no-reference-timing");
   }
   SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
+  // The child sees only the chosen GPU.
+  std::optional<SmallVector<llvm::StringRef>> environment;
+  std::vector<std::string> variables;
+  if (options.device) {
+    for (char **var = environ; *var; ++var)
+      if (!llvm::StringRef(*var).starts_with("CUDA_VISIBLE_DEVICES="))
+        variables.push_back(*var);
+    variables.push_back("CUDA_VISIBLE_DEVICES=" +
+                        std::to_string(*options.device));
+    environment.emplace(variables.begin(), variables.end());
+  }
   std::string execError;
   // qimeng-run enforces the limit on its child; this one is the backstop.
-  int code =
-      llvm::sys::ExecuteAndWait(tool, argRefs, std::nullopt, redirects,
-                                options.timeoutSeconds + 60, 0, &execError);
+  int code = llvm::sys::ExecuteAndWait(
+      tool, argRefs,
+      environment ? std::optional<llvm::ArrayRef<llvm::StringRef>>(*environment)
+                  : std::nullopt,
+      redirects, options.timeoutSeconds + 60, 0, &execError);
   if (code == -1)
     return couldNotRun("cannot run " + tool + ": " + execError);
 

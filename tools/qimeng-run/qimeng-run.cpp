@@ -119,6 +119,9 @@ llvm::cl::opt<unsigned> warmup("warmup",
                                llvm::cl::init(10));
 llvm::cl::opt<unsigned> runs("runs", llvm::cl::desc("Timed runs"),
                              llvm::cl::init(100));
+llvm::cl::opt<bool> noReferenceTiming(
+    "no-reference-timing",
+    llvm::cl::desc("With --verify --time: time the candidate only"));
 llvm::cl::opt<bool> noFlush("no-l2-flush",
                             llvm::cl::desc("Time without flushing the L2"));
 llvm::cl::opt<std::string>
@@ -340,6 +343,7 @@ int main(int argc, char **argv) {
         verifyOptions.tolerance = Tolerance{absTol, relTol};
       if (timeIt)
         verifyOptions.timing = timing;
+      verifyOptions.timeReference = !noReferenceTiming;
       llvm::Expected<VerifyReport> verified =
           (*verifier)->verify(verifyOptions);
       if (!verified)

@@ -38,10 +38,18 @@ struct CompileOptions {
   std::string reportPath;
   /// Verification trials per step.
   unsigned trials = 3;
+  /// Plan search (docs/tuning.md): candidates per kernel (0: no search),
+  /// seconds per kernel (0: no limit) and the seed of the candidates' order.
+  unsigned searchCandidates = 0;
+  double searchBudgetSeconds = 0;
+  uint64_t searchSeed = 0;
+  /// The tuning database: "" for the default path, "off" for none.
+  std::string tuningDB;
 };
 
 /// Registers --micro-coder, --qimeng-report, --require-gpu-verification,
-/// --llm-plan-rounds and --llm-code-rounds (and the --llm-* options).
+/// --llm-plan-rounds, --llm-code-rounds, --verify-trials, the search and
+/// tuning-database options (and the --llm-* options).
 void registerCompileOptions();
 
 class CompileSession {
@@ -51,7 +59,8 @@ public:
   static CompileSession &get();
 
   /// Makes the session (if made after this) use no LLM whatever is
-  /// configured: qimeng-run compiles with the built-in paths only.
+  /// configured, and no tuned plans: qimeng-run compiles with the built-in
+  /// paths only.
   static void disableLLM();
 
   /// The LLM client, or null when no endpoint is configured (or the

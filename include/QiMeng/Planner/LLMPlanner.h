@@ -38,10 +38,21 @@ struct LLMPlanResult {
   nlohmann::json rounds = nlohmann::json::array();
 };
 
-/// Asks `client` for a plan of `kernel` in up to `maxRounds` rounds.
+/// A plan measured fastest for a similar kernel (in-context example).
+struct TunedExample {
+  /// One line: the kernel's loops and element types, its time and speedup.
+  std::string description;
+  /// The plan's JSON form.
+  std::string plan;
+};
+
+/// Asks `client` for a plan of `kernel` in up to `maxRounds` rounds; the
+/// prompt shows `examples` (the tuning database's best plans of similar
+/// kernels on this GPU) after the fixed example.
 LLMPlanResult planWithLLM(llm::Client &client, func::FuncOp kernel,
                           PlanOp builtinPlan, const TargetProfile &profile,
-                          unsigned maxRounds);
+                          unsigned maxRounds,
+                          llvm::ArrayRef<TunedExample> examples = {});
 
 } // namespace mlir::qimeng
 

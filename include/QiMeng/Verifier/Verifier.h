@@ -59,6 +59,8 @@ struct VerifyOptions {
   /// Also time candidate and reference by this protocol (after the trials,
   /// on inputs of seed `seed`).
   std::optional<TimingOptions> timing;
+  /// With `timing`: time a GPU reference as well.
+  bool timeReference = true;
 };
 
 struct OutputReport {

@@ -38,6 +38,12 @@ struct StepOptions {
   std::optional<Tolerance> tolerance;
   /// Time candidate and reference (same protocol) when set.
   std::optional<TimingOptions> timing;
+  /// With `timing`: time the reference too (a search times only the
+  /// candidates).
+  bool timeReference = true;
+  /// The GPU ordinal to run on (CUDA_VISIBLE_DEVICES of the child); the
+  /// default device when unset.
+  std::optional<int> device;
   /// Limit for the whole check (compiles, trials, timing), in seconds.
   unsigned timeoutSeconds = 300;
   /// The qimeng-run to use; empty: $QIMENG_RUN, else the one beside the
@@ -61,6 +67,13 @@ struct StepResult {
 /// or memrefs; neither is modified.
 StepResult verifyStep(ModuleOp candidate, ModuleOp reference,
                       llvm::StringRef entry, const StepOptions &options = {});
+
+/// verifyStep on modules already written to files: `candidate` may be
+/// lowered already (qimeng-run runs lowered modules as they are);
+/// `reference` is the original program.
+StepResult verifyStepFiles(llvm::StringRef candidate, llvm::StringRef reference,
+                           llvm::StringRef entry,
+                           const StepOptions &options = {});
 
 /// "pass", "fail" or "could-not-run".
 llvm::StringRef stringifyStepStatus(StepStatus status);

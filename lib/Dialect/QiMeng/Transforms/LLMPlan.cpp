@@ -9,9 +9,15 @@
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
+#include "QiMeng/Planner/Fingerprint.h"
 #include "QiMeng/Planner/LLMPlanner.h"
+#include "QiMeng/Search/Candidates.h"
+#include "QiMeng/Search/Search.h"
+#include "QiMeng/Search/TuningDB.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ScopedPrinter.h"
 
 namespace mlir::qimeng {
@@ -20,10 +26,69 @@ namespace mlir::qimeng {
 
 namespace {
 
+/// Tuned plans of similar kernels shown to the LLM planner.
+constexpr unsigned kMaxTunedExamples = 3;
+
 /// `plan`'s JSON form as nlohmann JSON, for the report.
 nlohmann::json planJSON(PlanOp plan) {
   return nlohmann::json::parse(
       llvm::to_string(llvm::json::Value(planToJSON(plan))), nullptr, false);
+}
+
+/// In-context examples for `kernel`'s prompt: the tuning database's best
+/// plans of the nearest kernels of its family on this GPU (none without a
+/// database, or when it cannot be read).
+std::vector<TunedExample> findTunedExamples(func::FuncOp kernel,
+                                            StringRef target) {
+  const CompileOptions &options = CompileSession::get().getOptions();
+  if (options.tuningDB == "off")
+    return {};
+  std::string path =
+      options.tuningDB.empty() ? TuningDB::getDefaultPath() : options.tuningDB;
+  if (!llvm::sys::fs::exists(path))
+    return {};
+  llvm::Expected<std::unique_ptr<TuningDB>> db = TuningDB::open(path, false);
+  if (!db) {
+    llvm::consumeError(db.takeError());
+    return {};
+  }
+  std::string gpu;
+  if (llvm::Expected<SearchDevices> devices = findSearchDevices())
+    gpu = devices->name;
+  else
+    llvm::consumeError(devices.takeError());
+  auto [family, features] = describeKernel(kernel);
+  TuningKey where{"", gpu, target.str(), getQiMengVersion().str()};
+  llvm::Expected<std::vector<TuningRecord>> best =
+      (*db)->findBestOfFamily(family, where);
+  if (!best) {
+    llvm::consumeError(best.takeError());
+    return {};
+  }
+  std::vector<TunedExample> examples;
+  for (const TuningRecord &record :
+       findNearestTunings(std::move(*best), getKernelFingerprint(kernel),
+                          family, features, kMaxTunedExamples)) {
+    std::string loops;
+    if (const llvm::json::Object *f = record.features.getAsObject())
+      if (const llvm::json::Array *ops = f->getArray("ops"))
+        for (const llvm::json::Value &op : *ops)
+          if (const llvm::json::Object *entry = op.getAsObject())
+            loops += (loops.empty() ? "" : "; ") +
+                     llvm::formatv("{0} loops {1} of {2}",
+                                   entry->getString("op").value_or("?"),
+                                   *entry->get("loops"),
+                                   *entry->get("element_types"))
+                         .str();
+    examples.push_back(
+        {llvm::formatv("- @{0} ({1}): {2}; {3:F4} ms, {4:F2}x over the "
+                       "built-in plan",
+                       record.kernel, record.family, loops, *record.timeMs,
+                       record.getSpeedup())
+             .str(),
+         llvm::formatv("{0}", record.plan).str()});
+  }
+  return examples;
 }
 
 class QiMengLLMPlanPass
@@ -48,9 +113,14 @@ public:
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       nlohmann::json entry = {{"planned_by", plan.getProvenance().str()}};
-      if (client && kernel && session.hasBuiltinPlan(plan.getKernel())) {
+      // Tuned plans (from the database or a search) are kept.
+      if (client && kernel && session.hasBuiltinPlan(plan.getKernel()) &&
+          plan.getProvenance() == "builtin") {
+        std::vector<TunedExample> examples = findTunedExamples(kernel, target);
+        if (!examples.empty())
+          entry["tuned_examples"] = examples.size();
         LLMPlanResult result =
-            planWithLLM(*client, kernel, plan, *profile, maxRounds);
+            planWithLLM(*client, kernel, plan, *profile, maxRounds, examples);
         entry["llm_rounds"] = result.rounds;
         if (result.plan) {
           plan = result.plan;

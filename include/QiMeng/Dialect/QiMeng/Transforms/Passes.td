@@ -120,6 +120,34 @@ def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
 
+def QiMengTunePass : Pass<"qimeng-tune", "ModuleOp"> {
+  let summary = "Tuned plans: from the tuning database, or by measured search";
+  let description = [{
+    Runs after the built-in planner, before the LLM planner. For each kernel
+    with a built-in plan it computes the kernel's fingerprint and looks it up
+    in the tuning database (`--tuning-db`, default
+    `$XDG_CACHE_HOME/qimeng/tuning.db`) under the GPU (the first visible
+    one's name, or any GPU of the target when none is visible) and the
+    QiMeng version. A stored plan replaces the built-in one with provenance
+    `tuned`, and neither a search nor an LLM runs for that kernel.
+
+    With `--qimeng-search=N` and no stored plan, up to N candidate plans
+    around the built-in one (legal, pruned by the cost model) are compiled in
+    parallel, verified and timed on the GPU (the benchmark's protocol, one
+    worker per GPU of the same model), each gets the shaped reward, all are
+    stored, and the fastest correct one replaces the built-in plan with
+    provenance `tuned` (docs/tuning.md). `--qimeng-search-budget` bounds
+    the seconds per kernel. A search needs a GPU: without one it fails.
+
+    The compile report (`--qimeng-report`) gets a `tuning` entry per kernel.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU profile (sm_80, sm_90)">
+  ];
+  let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
+}
+
 def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
   let summary = "Ask the configured LLM for each kernel's plan";
   let description = [{

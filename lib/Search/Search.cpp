@@ -1,0 +1,404 @@
+//===- Search.cpp - Plans chosen by measuring them ------------------------===//
+
+#include "QiMeng/Search/Search.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
+#include "QiMeng/Runtime/CudaDriver.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+#ifndef QIMENG_VERSION
+#error "QIMENG_VERSION must be defined by the build"
+#endif
+
+llvm::StringRef mlir::qimeng::getQiMengVersion() { return QIMENG_VERSION; }
+
+llvm::Expected<SearchDevices> mlir::qimeng::findSearchDevices() {
+  llvm::Expected<cuda::Driver &> driver = cuda::Driver::get();
+  if (!driver)
+    return driver.takeError();
+  llvm::Expected<cuda::DeviceInfo> info = cuda::getDeviceInfo(*driver);
+  if (!info)
+    return info.takeError();
+  SearchDevices devices;
+  devices.name = info->name;
+  devices.computeMajor = info->computeMajor;
+  devices.computeMinor = info->computeMinor;
+  const cuda::DriverApi &f = driver->api();
+  int count = 0;
+  if (llvm::Error err =
+          driver->check(f.cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return std::move(err);
+  // Only GPUs of device 0's model: their times are comparable.
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    cuda::CUdevice device = 0;
+    char name[256] = {};
+    if (f.cuDeviceGet(&device, ordinal) != cuda::kSuccess ||
+        f.cuDeviceGetName(name, sizeof(name) - 1, device) != cuda::kSuccess)
+      continue;
+    if (devices.name == name)
+      devices.ordinals.push_back(ordinal);
+  }
+  if (devices.ordinals.empty())
+    devices.ordinals.push_back(0);
+  return devices;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The text of a module holding `kernel`, the globals of `module` and (when
+/// given) `plan` built from its JSON form; empty when the plan does not
+/// build (`why` says why).
+std::string printCandidateModule(ModuleOp module, func::FuncOp kernel,
+                                 const llvm::json::Object *plan,
+                                 std::string &why) {
+  OwningOpRef<ModuleOp> copy = ModuleOp::create(kernel.getLoc());
+  OpBuilder builder(kernel.getContext());
+  builder.setInsertionPointToEnd(copy->getBody());
+  for (auto global : module.getOps<memref::GlobalOp>())
+    builder.clone(*global);
+  builder.clone(*kernel);
+  if (plan) {
+    std::string first;
+    ScopedDiagnosticHandler handler(kernel.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && first.empty())
+        first = d.str();
+      return success();
+    });
+    if (failed(planFromJSON(builder, kernel.getLoc(),
+                            llvm::json::Value(llvm::json::Object(*plan))))) {
+      why = first.empty() ? "the plan does not build" : first;
+      return "";
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  copy->print(os, OpPrintingFlags().enableDebugInfo(false));
+  return text;
+}
+
+/// Compiles one candidate module's text to a lowered module's text in a
+/// context of its own (so several compile at once); the diagnostics when it
+/// fails.
+CompiledCandidate compileCandidate(const DialectRegistry &registry,
+                                   const std::string &text,
+                                   llvm::StringRef chip) {
+  CompiledCandidate result;
+  Clock::time_point start = Clock::now();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  std::string errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && errors.size() < 2000)
+      errors += (errors.empty() ? "" : "; ") + d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (!module) {
+    result.error = "the candidate does not parse: " + errors;
+    return result;
+  }
+  PassManager pm(&context);
+  std::string pipelineErrors;
+  llvm::raw_string_ostream pipelineOS(pipelineErrors);
+  std::string pipeline =
+      ("qimeng-realize-plans,lower-to-nvvm{chip=" + chip + "}").str();
+  if (failed(parsePassPipeline(pipeline, pm, pipelineOS))) {
+    result.error = "the pipeline '" + pipeline +
+                   "' is not available here: " + pipelineErrors;
+    return result;
+  }
+  if (failed(pm.run(*module))) {
+    result.error = errors.empty() ? "the lowering failed" : errors;
+    return result;
+  }
+  llvm::raw_string_ostream os(result.lowered);
+  module->print(os, OpPrintingFlags().enableDebugInfo(false));
+  result.seconds = secondsSince(start);
+  return result;
+}
+
+/// A directory of its own that goes away with this object.
+class ScratchDir {
+public:
+  std::error_code create() {
+    return llvm::sys::fs::createUniqueDirectory("qimeng-search", dir);
+  }
+  ~ScratchDir() {
+    if (!dir.empty())
+      llvm::sys::fs::remove_directories(dir);
+  }
+  std::string in(const llvm::Twine &name) const {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  }
+
+private:
+  llvm::SmallString<128> dir;
+};
+
+llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
+}
+
+} // namespace
+
+std::vector<CompiledCandidate>
+mlir::qimeng::compileCandidates(const DialectRegistry &registry,
+                                llvm::ArrayRef<std::string> modules,
+                                llvm::StringRef chip, unsigned threads,
+                                std::function<void(unsigned)> progress) {
+  size_t count = modules.size();
+  std::vector<CompiledCandidate> compiled(count);
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  // Building lower-to-nvvm once here settles what it reads from the
+  // environment (the CUDA toolkit) before several threads build it.
+  {
+    MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+    PassManager pm(&context);
+    std::string ignored;
+    llvm::raw_string_ostream os(ignored);
+    (void)parsePassPipeline(("lower-to-nvvm{chip=" + chip + "}").str(), pm, os);
+  }
+  std::atomic<size_t> next{0};
+  std::atomic<unsigned> done{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      if (!modules[i].empty())
+        compiled[i] = compileCandidate(registry, modules[i], chip);
+      unsigned finished = ++done;
+      if (progress)
+        progress(finished);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < std::min<size_t>(threads, count); ++t)
+    workers.emplace_back(worker);
+  for (std::thread &w : workers)
+    w.join();
+  return compiled;
+}
+
+SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
+                                       func::FuncOp kernel,
+                                       const TargetProfile &profile,
+                                       const SearchOptions &options) {
+  SearchResult result;
+  Clock::time_point start = Clock::now();
+  auto progress = [&](const llvm::Twine &line) {
+    if (options.progress)
+      options.progress(line);
+  };
+  auto finish = [&](std::string failure = "") {
+    result.failure = std::move(failure);
+    result.seconds = secondsSince(start);
+    return std::move(result);
+  };
+  auto overBudget = [&] {
+    return options.budgetSeconds > 0 &&
+           secondsSince(start) > options.budgetSeconds;
+  };
+
+  CandidateSelection selection = selectCandidates(
+      plan, kernel, profile, std::max(1u, options.maxCandidates), options.seed);
+  result.generated = selection.generated;
+  result.illegal = selection.illegal;
+  result.pruned = selection.pruned;
+  progress(llvm::formatv("{0} neighbours of the default plan: {1} illegal, "
+                         "{2} pruned by the cost model; measuring {3} "
+                         "candidates",
+                         selection.generated, selection.illegal,
+                         selection.pruned, selection.candidates.size()));
+
+  ScratchDir dir;
+  if (std::error_code ec = dir.create())
+    return finish("cannot create a scratch directory: " + ec.message());
+  std::string why;
+  std::string referenceText =
+      printCandidateModule(module, kernel, nullptr, why);
+  std::string referencePath = dir.in("reference.mlir");
+  if (llvm::Error err = writeText(referencePath, referenceText))
+    return finish(llvm::toString(std::move(err)));
+
+  // Compile every candidate, in parallel, each in a context of its own.
+  size_t count = selection.candidates.size();
+  std::vector<std::string> texts(count), errors(count);
+  for (size_t i = 0; i < count; ++i)
+    texts[i] = printCandidateModule(module, kernel,
+                                    &selection.candidates[i].plan, errors[i]);
+  std::mutex progressMutex;
+  std::vector<CompiledCandidate> compiled = compileCandidates(
+      kernel.getContext()->getDialectRegistry(), texts, options.chip,
+      options.compileThreads, [&](unsigned finished) {
+        std::lock_guard<std::mutex> lock(progressMutex);
+        if (finished == count || finished % 8 == 0)
+          progress(llvm::formatv("compiled {0}/{1} candidates ({2:F1} s)",
+                                 finished, count, secondsSince(start)));
+      });
+  for (size_t i = 0; i < count; ++i)
+    if (texts[i].empty())
+      compiled[i].error = errors[i];
+
+  // Verify and time on the GPU(s): the default first, alone (it decides
+  // whether a search can run at all), then the rest, one worker per GPU.
+  result.measured.resize(count);
+  auto measure = [&](size_t i, std::optional<int> device) {
+    MeasuredCandidate &m = result.measured[i];
+    m.candidate = selection.candidates[i];
+    m.compileSeconds = compiled[i].seconds;
+    if (compiled[i].lowered.empty()) {
+      m.verdict = "compile-error";
+      m.reason = compiled[i].error;
+      return;
+    }
+    m.compiled = true;
+    std::string path = dir.in("candidate" + llvm::Twine(i) + ".mlir");
+    if (llvm::Error err = writeText(path, compiled[i].lowered)) {
+      m.verdict = "could-not-run";
+      m.reason = llvm::toString(std::move(err));
+      return;
+    }
+    StepOptions step;
+    step.trials = options.trials;
+    step.seed = options.seed;
+    step.timing = options.timing;
+    step.timeReference = false;
+    step.device = device;
+    step.runTool = options.runTool;
+    step.timeoutSeconds = 120;
+    StepResult verified =
+        verifyStepFiles(path, referencePath, kernel.getSymName(), step);
+    compiled[i].lowered.clear();
+    m.reason = verified.reason;
+    m.verdict = stringifyStepStatus(verified.status).str();
+    m.correct = verified.status == StepStatus::Pass;
+    if (m.correct && verified.candidateTiming)
+      m.timeMs = verified.candidateTiming->medianMs;
+    else if (m.correct) {
+      m.correct = false;
+      m.verdict = "could-not-run";
+      m.reason = "the verifier reported no timing";
+    }
+  };
+  std::optional<int> firstDevice;
+  if (!options.devices.empty())
+    firstDevice = options.devices.front();
+  measure(0, firstDevice);
+  const MeasuredCandidate &baseline = result.measured[0];
+  if (!baseline.correct) {
+    result.measured.resize(1);
+    return finish("the default plan could not be measured (" +
+                  baseline.verdict + ": " + baseline.reason + ")");
+  }
+  result.defaultMs = baseline.timeMs;
+  progress(llvm::formatv("default plan: {0:F4} ms", *baseline.timeMs));
+
+  std::mutex bestMutex;
+  double bestMs = *baseline.timeMs;
+  std::atomic<size_t> nextMeasure{1};
+  std::atomic<unsigned> measuredCount{1}, skipped{0};
+  auto gpuWorker = [&](std::optional<int> device) {
+    for (size_t i = nextMeasure++; i < count; i = nextMeasure++) {
+      if (overBudget()) {
+        MeasuredCandidate &m = result.measured[i];
+        m.candidate = selection.candidates[i];
+        m.verdict = "skipped";
+        m.reason = "over the time budget";
+        ++skipped;
+        continue;
+      }
+      measure(i, device);
+      MeasuredCandidate &m = result.measured[i];
+      std::lock_guard<std::mutex> lock(bestMutex);
+      if (m.correct && *m.timeMs < bestMs)
+        bestMs = *m.timeMs;
+      progress(llvm::formatv(
+          "candidate {0}/{1} [{2}]: {3}; best {4:F4} ms "
+          "({5:F2}x over the default)",
+          ++measuredCount, count, m.candidate.moves,
+          m.correct ? llvm::formatv("{0:F4} ms", *m.timeMs).str() : m.verdict,
+          bestMs, *baseline.timeMs / bestMs));
+    }
+  };
+  std::vector<std::thread> gpuWorkers;
+  if (options.devices.size() <= 1) {
+    gpuWorker(firstDevice);
+  } else {
+    for (int device : options.devices)
+      gpuWorkers.emplace_back(gpuWorker, device);
+    for (std::thread &worker : gpuWorkers)
+      worker.join();
+  }
+  result.skipped = skipped;
+
+  // The winner, checked once more with more trials before it is trusted.
+  while (true) {
+    int best = -1;
+    for (auto [i, m] : llvm::enumerate(result.measured))
+      if (m.correct && (best < 0 || *m.timeMs < *result.measured[best].timeMs))
+        best = int(i);
+    if (best <= 0 || options.finalTrials <= options.trials) {
+      result.best = best;
+      break;
+    }
+    // Its lowered module is still in the scratch directory.
+    StepOptions step;
+    step.trials = options.finalTrials;
+    step.seed = options.seed + 1000;
+    step.runTool = options.runTool;
+    step.device = firstDevice;
+    StepResult verified =
+        verifyStepFiles(dir.in("candidate" + llvm::Twine(best) + ".mlir"),
+                        referencePath, kernel.getSymName(), step);
+    if (verified.status == StepStatus::Pass) {
+      result.best = best;
+      break;
+    }
+    MeasuredCandidate &m = result.measured[best];
+    m.correct = false;
+    m.verdict = "fail";
+    m.reason = "failed the final check with " +
+               std::to_string(options.finalTrials) +
+               " trials: " + verified.reason;
+    progress("the fastest candidate [" + m.candidate.moves +
+             "] failed the final check; trying the next");
+  }
+  for (MeasuredCandidate &m : result.measured) {
+    if (m.verdict == "skipped")
+      continue;
+    std::optional<double> speedup;
+    if (m.correct && m.timeMs)
+      speedup = *result.defaultMs / *m.timeMs;
+    m.reward = computeReward(m.compiled, m.correct, speedup);
+  }
+  return finish();
+}

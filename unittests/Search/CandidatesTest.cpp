@@ -1,0 +1,173 @@
+//===- CandidatesTest.cpp - Plans near the built-in one -------------------===//
+
+#include "QiMeng/Search/Candidates.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
+#include "QiMeng/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// A 1024^3 matmul with the built-in planner's plan.
+constexpr llvm::StringLiteral kMatmul = R"(
+  func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
+                    %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = linalg.fill {qimeng.tag = "fill0"} ins(%cst : f32)
+        outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %1 = linalg.matmul {qimeng.tag = "matmul0"}
+        ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>)
+        outs(%0 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %1 : tensor<1024x1024xf32>
+  }
+  qimeng.plan @matmul provenance "builtin" {
+    qimeng.tile "fill0" [64, 64] to block
+    qimeng.tile "fill0" [4, 4] to thread
+    qimeng.vectorize "fill0" width 4
+    qimeng.tile "matmul0" [64, 64, 0] to block
+    qimeng.tile "matmul0" [0, 0, 16] to reduction
+    qimeng.promote "matmul0" operands [0, 1]
+    qimeng.tile "matmul0" [4, 4, 0] to thread
+    qimeng.vectorize "matmul0" width 4
+    qimeng.pipeline "matmul0" stages 2
+    qimeng.fuse "matmul0" producer "fill0"
+  })";
+
+class CandidatesTest : public ::testing::Test {
+protected:
+  CandidatesTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  void load(llvm::StringRef text) {
+    module = parseSourceString<ModuleOp>(text, &context);
+    ASSERT_TRUE(module);
+    kernel = *module->getOps<func::FuncOp>().begin();
+    plan = *module->getOps<PlanOp>().begin();
+  }
+
+  std::vector<std::string> texts(const std::vector<CandidatePlan> &plans) {
+    std::vector<std::string> result;
+    for (const CandidatePlan &c : plans)
+      result.push_back(
+          llvm::formatv("{0}", llvm::json::Value(llvm::json::Object(c.plan)))
+              .str());
+    return result;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp kernel;
+  PlanOp plan;
+  TargetProfile h200 = *lookupTargetProfile("sm_90");
+};
+
+TEST_F(CandidatesTest, NeighboursAreDeterministicForASeed) {
+  load(kMatmul);
+  llvm::json::Object base = planToJSON(plan);
+  std::vector<CandidatePlan> first = generateNeighbours(base, 7);
+  std::vector<CandidatePlan> again = generateNeighbours(base, 7);
+  std::vector<CandidatePlan> other = generateNeighbours(base, 8);
+  ASSERT_GT(first.size(), 20u);
+  EXPECT_EQ(texts(first), texts(again));
+  // Another seed: the same set in another order.
+  EXPECT_NE(texts(first), texts(other));
+  std::vector<std::string> a = texts(first), b = texts(other);
+  EXPECT_EQ(std::set<std::string>(a.begin(), a.end()),
+            std::set<std::string>(b.begin(), b.end()));
+  // No duplicates, and never the plan itself.
+  EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size(), a.size());
+  llvm::json::Object self = base;
+  self["provenance"] = "tuned";
+  std::string selfText =
+      llvm::formatv("{0}", llvm::json::Value(std::move(self))).str();
+  EXPECT_EQ(std::count(a.begin(), a.end(), selfText), 0);
+}
+
+TEST_F(CandidatesTest, FusedOpsMoveWithTheirHost) {
+  load(kMatmul);
+  for (const CandidatePlan &c : generateNeighbours(planToJSON(plan), 0)) {
+    if (c.moves != "matmul0 block[0] 64->128")
+      continue;
+    const llvm::json::Array *actions = c.plan.getArray("actions");
+    ASSERT_TRUE(actions);
+    // The fill's block tile follows the matmul's.
+    const llvm::json::Object *fillTile = (*actions)[0].getAsObject();
+    EXPECT_EQ(fillTile->getString("target"), "fill0");
+    EXPECT_EQ((*fillTile->getArray("sizes"))[0].getAsInteger(), 128);
+    return;
+  }
+  FAIL() << "no move doubled the matmul's block tile";
+}
+
+TEST_F(CandidatesTest, SelectionIsLegalDefaultFirstAndBounded) {
+  load(kMatmul);
+  CandidateSelection selection = selectCandidates(plan, kernel, h200, 12, 3);
+  ASSERT_EQ(selection.candidates.size(), 12u);
+  EXPECT_EQ(selection.candidates.front().source, "default");
+  EXPECT_GT(selection.illegal, 0u) << "e.g. 128x128 blocks of 4x4 threads";
+  // Every kept candidate builds and verifies against the kernel.
+  OpBuilder builder(&context);
+  for (const CandidatePlan &c : selection.candidates) {
+    builder.setInsertionPointToEnd(module->getBody());
+    FailureOr<PlanOp> built =
+        planFromJSON(builder, kernel.getLoc(),
+                     llvm::json::Value(llvm::json::Object(c.plan)));
+    ASSERT_TRUE(succeeded(built)) << c.moves;
+    EXPECT_TRUE(succeeded(estimatePlanCost(*built, kernel, h200))) << c.moves;
+    (*built)->erase();
+    EXPECT_LE(c.relativeCost, kMaxRelativeCost);
+  }
+  // The same seed selects the same candidates.
+  CandidateSelection again = selectCandidates(plan, kernel, h200, 12, 3);
+  EXPECT_EQ(texts(selection.candidates), texts(again.candidates));
+  // The plan and kernel are left alone.
+  EXPECT_EQ(plan.getProvenance(), "builtin");
+}
+
+TEST_F(CandidatesTest, CostModelPrunesPlansThatStarveTheGpu) {
+  // 16 blocks of 64x64 on a 132-SM GPU: 128x128 blocks leave 4.
+  std::string small = kMatmul.str();
+  for (auto [from, to] : {std::make_pair("1024x1024", "256x256")})
+    for (size_t at; (at = small.find(from)) != std::string::npos;)
+      small.replace(at, strlen(from), to);
+  load(small);
+  FailureOr<double> base = estimatePlanCost(plan, kernel, h200);
+  ASSERT_TRUE(succeeded(base));
+  EXPECT_NEAR(*base, 132.0 / 16.0, 1e-9);
+  CandidateSelection selection = selectCandidates(plan, kernel, h200, 64, 0);
+  EXPECT_GT(selection.pruned, 0u);
+  for (const CandidatePlan &c : selection.candidates) {
+    EXPECT_LE(c.relativeCost, kMaxRelativeCost) << c.moves;
+    EXPECT_EQ(c.moves.find("block[0] 64->128; matmul0 block[1] 64->128"),
+              std::string::npos);
+  }
+}
+
+TEST_F(CandidatesTest, DescribesTheKernel) {
+  load(kMatmul);
+  auto [family, features] = describeKernel(kernel);
+  EXPECT_EQ(family, "matmul");
+  const llvm::json::Array *ops = features.getAsObject()->getArray("ops");
+  ASSERT_TRUE(ops);
+  ASSERT_EQ(ops->size(), 2u);
+  const llvm::json::Object *matmul = (*ops)[1].getAsObject();
+  EXPECT_EQ(matmul->getString("tag"), "matmul0");
+  EXPECT_EQ((*matmul->getArray("loops"))[2].getAsInteger(), 1024);
+}
+
+} // namespace
