@@ -16,9 +16,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -107,7 +109,7 @@ std::string printCandidateModule(ModuleOp module, func::FuncOp kernel,
 /// fails.
 CompiledCandidate compileCandidate(const DialectRegistry &registry,
                                    const std::string &text,
-                                   llvm::StringRef chip) {
+                                   llvm::StringRef lowering) {
   CompiledCandidate result;
   Clock::time_point start = Clock::now();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
@@ -126,7 +128,7 @@ CompiledCandidate compileCandidate(const DialectRegistry &registry,
   std::string pipelineErrors;
   llvm::raw_string_ostream pipelineOS(pipelineErrors);
   std::string pipeline =
-      ("qimeng-realize-plans,lower-to-nvvm{chip=" + chip + "}").str();
+      ("qimeng-realize-plans,lower-to-nvvm{" + lowering + "}").str();
   if (failed(parsePassPipeline(pipeline, pm, pipelineOS))) {
     result.error = "the pipeline '" + pipeline +
                    "' is not available here: " + pipelineErrors;
@@ -140,6 +142,21 @@ CompiledCandidate compileCandidate(const DialectRegistry &registry,
   module->print(os, OpPrintingFlags().enableDebugInfo(false));
   result.seconds = secondsSince(start);
   return result;
+}
+
+/// Whether lower-to-nvvm can run ptxas: the CUDA toolkit named by
+/// CUDA_HOME (or CUDA_ROOT, CUDA_PATH), the ptxas on PATH, or
+/// /usr/local/cuda (where --lower-to-nvvm looks).
+bool findPtxas() {
+  for (const char *var : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
+    if (const char *root = std::getenv(var); root && *root) {
+      llvm::SmallString<128> path(root);
+      llvm::sys::path::append(path, "bin", "ptxas");
+      return llvm::sys::fs::can_execute(path);
+    }
+  if (llvm::sys::findProgramByName("ptxas"))
+    return true;
+  return llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas");
 }
 
 /// A directory of its own that goes away with this object.
@@ -174,7 +191,7 @@ llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
 std::vector<CompiledCandidate>
 mlir::qimeng::compileCandidates(const DialectRegistry &registry,
                                 llvm::ArrayRef<std::string> modules,
-                                llvm::StringRef chip, unsigned threads,
+                                llvm::StringRef lowering, unsigned threads,
                                 std::function<void(unsigned)> progress) {
   size_t count = modules.size();
   std::vector<CompiledCandidate> compiled(count);
@@ -187,14 +204,15 @@ mlir::qimeng::compileCandidates(const DialectRegistry &registry,
     PassManager pm(&context);
     std::string ignored;
     llvm::raw_string_ostream os(ignored);
-    (void)parsePassPipeline(("lower-to-nvvm{chip=" + chip + "}").str(), pm, os);
+    (void)parsePassPipeline(("lower-to-nvvm{" + lowering + "}").str(), pm,
+                            os);
   }
   std::atomic<size_t> next{0};
   std::atomic<unsigned> done{0};
   auto worker = [&] {
     for (size_t i = next++; i < count; i = next++) {
       if (!modules[i].empty())
-        compiled[i] = compileCandidate(registry, modules[i], chip);
+        compiled[i] = compileCandidate(registry, modules[i], lowering);
       unsigned finished = ++done;
       if (progress)
         progress(finished);
@@ -249,7 +267,12 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   if (llvm::Error err = writeText(referencePath, referenceText))
     return finish(llvm::toString(std::move(err)));
 
-  // Compile every candidate, in parallel, each in a context of its own.
+  // Compile every candidate, in parallel, each in a context of its own; to
+  // cubins when ptxas is there, so the GPU phase does not wait for the
+  // driver to compile PTX (a second or more for a large matmul kernel).
+  std::string format = options.format;
+  if (format.empty())
+    format = findPtxas() ? "bin" : "isa";
   size_t count = selection.candidates.size();
   std::vector<std::string> texts(count), errors(count);
   for (size_t i = 0; i < count; ++i)
@@ -257,7 +280,8 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                                     &selection.candidates[i].plan, errors[i]);
   std::mutex progressMutex;
   std::vector<CompiledCandidate> compiled = compileCandidates(
-      kernel.getContext()->getDialectRegistry(), texts, options.chip,
+      kernel.getContext()->getDialectRegistry(), texts,
+      "chip=" + options.chip + " format=" + format,
       options.compileThreads, [&](unsigned finished) {
         std::lock_guard<std::mutex> lock(progressMutex);
         if (finished == count || finished % 8 == 0)
@@ -267,6 +291,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   for (size_t i = 0; i < count; ++i)
     if (texts[i].empty())
       compiled[i].error = errors[i];
+  result.compileSeconds = secondsSince(start);
 
   // Verify and time on the GPU(s): the default first, alone (it decides
   // whether a search can run at all), then the rest, one worker per GPU.
@@ -295,8 +320,10 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.device = device;
     step.runTool = options.runTool;
     step.timeoutSeconds = 120;
+    Clock::time_point measureStart = Clock::now();
     StepResult verified =
         verifyStepFiles(path, referencePath, kernel.getSymName(), step);
+    m.measureSeconds = secondsSince(measureStart);
     compiled[i].lowered.clear();
     m.reason = verified.reason;
     m.verdict = stringifyStepStatus(verified.status).str();

@@ -47,7 +47,7 @@ TEST(CompileCandidatesTest, CompilesInParallelAndReportsFailures) {
                                       "func.func @broken(", "", candidate(256)};
   std::atomic<unsigned> calls{0};
   std::vector<CompiledCandidate> compiled =
-      compileCandidates(registry, modules, "sm_90", /*threads=*/2,
+      compileCandidates(registry, modules, "chip=sm_90", /*threads=*/2,
                         [&](unsigned done) { ++calls; });
   ASSERT_EQ(compiled.size(), modules.size());
   EXPECT_EQ(calls, modules.size());

@@ -44,12 +44,14 @@ struct CompiledCandidate {
 };
 
 /// Compiles each module text (a kernel with its plan, on tensors or
-/// memrefs) with qimeng-realize-plans and lower-to-nvvm{chip=`chip`}, on
+/// memrefs) with qimeng-realize-plans and lower-to-nvvm{`lowering`} (its
+/// options, e.g. "chip=sm_90 format=bin"), on
 /// `threads` threads (0: the CPU's cores), each in an MLIR context of its
 /// own made from `registry`. An empty text is an empty result.
 std::vector<CompiledCandidate>
 compileCandidates(const DialectRegistry &registry,
-                  llvm::ArrayRef<std::string> modules, llvm::StringRef chip,
+                  llvm::ArrayRef<std::string> modules,
+                  llvm::StringRef lowering,
                   unsigned threads,
                   std::function<void(unsigned done)> progress = nullptr);
 
@@ -63,8 +65,10 @@ struct SearchOptions {
   /// Verification trials per candidate, and for the winner once more.
   unsigned trials = 1, finalTrials = 3;
   TimingOptions timing;
-  /// lower-to-nvvm's chip.
+  /// lower-to-nvvm's chip, and its format ("": bin when ptxas is found,
+  /// else isa).
   std::string chip = "sm_90";
+  std::string format;
   /// Compile threads (0: the CPU's cores).
   unsigned compileThreads = 0;
   /// GPU ordinals to time on, one worker each (empty: the default device).
@@ -81,7 +85,8 @@ struct MeasuredCandidate {
   /// "pass", "fail", "compile-error", "could-not-run", "skipped".
   std::string verdict;
   std::string reason;
-  double compileSeconds = 0;
+  /// Seconds to compile (on one core) and to verify and time.
+  double compileSeconds = 0, measureSeconds = 0;
   Reward reward;
 };
 
@@ -92,7 +97,8 @@ struct SearchResult {
   int best = -1;
   std::optional<double> defaultMs;
   unsigned generated = 0, illegal = 0, pruned = 0, skipped = 0;
-  double seconds = 0;
+  /// The whole search, and its compile phase (wall clock).
+  double seconds = 0, compileSeconds = 0;
   /// Set when no candidate could be measured (no GPU, no qimeng-run, the
   /// default plan itself failed): why.
   std::string failure;

@@ -207,6 +207,8 @@ private:
                               {"reward", m.reward.total()}};
       if (m.timeMs)
         entry["time_ms"] = *m.timeMs;
+      entry["compile_s"] = m.compileSeconds;
+      entry["measure_s"] = m.measureSeconds;
       if (!m.reason.empty())
         entry["reason"] = m.reason;
       candidates.push_back(entry);
@@ -242,6 +244,7 @@ private:
     report["pruned"] = result.pruned;
     report["skipped"] = result.skipped;
     report["seconds"] = result.seconds;
+    report["compile_phase_s"] = result.compileSeconds;
     report["default_ms"] = *result.defaultMs;
     report["time_ms"] = *best.timeMs;
     report["speedup"] = *result.defaultMs / *best.timeMs;
