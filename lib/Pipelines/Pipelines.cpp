@@ -103,13 +103,21 @@ void announce(bool naive) {
 /// so the micro-coder always works on buffers; then the plans are realized:
 /// by the LLM, each step verified (`llmMicroCoder`), or by MLIR's own
 /// transformations.
-void addRealizePlans(OpPassManager &pm, bool llmMicroCoder) {
+void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
+                     const qimeng::CompileOptions *exports = nullptr) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  if (exports &&
+      (!exports->exportTransform.empty() || !exports->exportIREESpec.empty())) {
+    qimeng::QiMengExportTransformPassOptions files;
+    files.output = exports->exportTransform;
+    files.ireeOutput = exports->exportIREESpec;
+    pm.addPass(qimeng::createQiMengExportTransformPass(files));
+  }
   if (llmMicroCoder)
     pm.addPass(qimeng::createQiMengMicroCodePass());
   else
@@ -140,8 +148,9 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
     llmPlanOptions.target = options.target;
     pm.addPass(qimeng::createQiMengLLMPlanPass(llmPlanOptions));
   }
-  addRealizePlans(pm, !options.naive &&
-                          qimeng::CompileSession::get().useLLMMicroCoder());
+  qimeng::CompileSession &session = qimeng::CompileSession::get();
+  addRealizePlans(pm, !options.naive && session.useLLMMicroCoder(),
+                  options.naive ? nullptr : &session.getOptions());
 }
 
 /// Upstream's GPU-to-NVVM pipeline, with the LLVM functions of the kernels

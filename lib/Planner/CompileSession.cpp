@@ -62,6 +62,16 @@ struct CompileCLOptions {
                      "store measured ones in; 'off' for none (default "
                      "$XDG_CACHE_HOME/qimeng/tuning.db)"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> exportTransform{
+      "qimeng-export-transform",
+      llvm::cl::desc("Write every kernel's plan as a transform script that "
+                     "mlir-opt --transform-interpreter applies to the input"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> exportIREESpec{
+      "qimeng-export-iree-spec",
+      llvm::cl::desc("Write every kernel's plan as a transform library in "
+                     "IREE's tuning-spec form"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
 };
 
 llvm::ManagedStatic<CompileCLOptions> clOptions;
@@ -94,6 +104,8 @@ CompileSession::CompileSession() {
     options.searchBudgetSeconds = clOptions->searchBudget;
     options.searchSeed = clOptions->searchSeed;
     options.tuningDB = clOptions->tuningDB;
+    options.exportTransform = clOptions->exportTransform;
+    options.exportIREESpec = clOptions->exportIREESpec;
   }
   // The built-in paths only: no tuned plans either.
   if (llmDisabled)

@@ -20,8 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -204,8 +204,7 @@ mlir::qimeng::compileCandidates(const DialectRegistry &registry,
     PassManager pm(&context);
     std::string ignored;
     llvm::raw_string_ostream os(ignored);
-    (void)parsePassPipeline(("lower-to-nvvm{" + lowering + "}").str(), pm,
-                            os);
+    (void)parsePassPipeline(("lower-to-nvvm{" + lowering + "}").str(), pm, os);
   }
   std::atomic<size_t> next{0};
   std::atomic<unsigned> done{0};
@@ -281,8 +280,8 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   std::mutex progressMutex;
   std::vector<CompiledCandidate> compiled = compileCandidates(
       kernel.getContext()->getDialectRegistry(), texts,
-      "chip=" + options.chip + " format=" + format,
-      options.compileThreads, [&](unsigned finished) {
+      "chip=" + options.chip + " format=" + format, options.compileThreads,
+      [&](unsigned finished) {
         std::lock_guard<std::mutex> lock(progressMutex);
         if (finished == count || finished % 8 == 0)
           progress(llvm::formatv("compiled {0}/{1} candidates ({2:F1} s)",

@@ -45,6 +45,9 @@ struct CompileOptions {
   uint64_t searchSeed = 0;
   /// The tuning database: "" for the default path, "off" for none.
   std::string tuningDB;
+  /// Where --llm-plan writes the plans as transform scripts (docs/tuning.md):
+  /// for mlir-opt --transform-interpreter, and in IREE's tuning-spec form.
+  std::string exportTransform, exportIREESpec;
 };
 
 /// Registers --micro-coder, --qimeng-report, --require-gpu-verification,

@@ -176,6 +176,41 @@ def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
 
+def QiMengExportTransformPass : Pass<"qimeng-export-transform-script", "ModuleOp"> {
+  let summary = "Write each plan as a transform script upstream tools apply";
+  let description = [{
+    Runs where the plans are realized (after bufferization; `--llm-plan`
+    adds it before `qimeng-apply-plan` when `--qimeng-export-transform` or
+    `--qimeng-export-iree-spec` is given). For every kernel it writes the
+    transform-dialect operations the built-in micro-coder would apply, as:
+
+    - `output`: a module with `@__transform_main` that upstream
+      `mlir-opt --transform-interpreter` applies to the original input (on
+      tensors): it bufferizes like `--llm-plan`, tags the kernel's linalg ops
+      as the planner did (checking their names), runs the plan's sequences
+      and cleans up. Plans whose realization needs QiMeng's own rewrites
+      between the sequences (tensor cores, warp reductions, software
+      pipelines) export the first sequence only, and a warning says so.
+    - `iree-output`: a transform library in IREE's tuning-spec form: a
+      matcher per kernel (op names and static loop sizes of its linalg ops)
+      and the plan's first sequence as its action, dispatched by
+      `@__kernel_config` (docs/tuning.md).
+
+    The module is left unchanged; files are written atomically.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "File for the mlir-opt --transform-interpreter script">,
+    Option<"ireeOutput", "iree-output", "std::string", /*default=*/"\"\"",
+           "File for the IREE tuning-spec form">
+  ];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
+}
+
 def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
   let summary = "Realize every qimeng.plan with the built-in micro-coder";
   let description = [{

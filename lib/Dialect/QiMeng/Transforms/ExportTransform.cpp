@@ -1,0 +1,332 @@
+//===- ExportTransform.cpp - Plans as transform scripts for other tools ---===//
+//
+// Writes the transform-dialect operations the built-in micro-coder applies
+// for each plan (lib/MicroCoder) as a script upstream mlir-opt
+// --transform-interpreter applies to the original input, and as a transform
+// library in IREE's tuning-spec form (docs/tuning.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::qimeng {
+#define GEN_PASS_DEF_QIMENGEXPORTTRANSFORMPASS
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+
+namespace {
+
+/// The three sequences of a built-in script and what the exported name of
+/// each is.
+constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> kSequences[] = {
+    {kRealizeSequence, "realize"},
+    {kLowerSequence, "lower"},
+    {kPipelineSequence, "pipeline"}};
+
+/// One kernel's part of the export.
+struct KernelExport {
+  std::string name;
+  /// The plan's sequences, renamed `@<kernel>__realize` (and `__lower`,
+  /// `__pipeline` when `complete`).
+  std::string sequences;
+  /// Whether the sequences realize the whole plan (no QiMeng rewrite is
+  /// needed between them).
+  bool complete = true;
+  /// The kernel's linalg ops in order: name, tag, static loop sizes.
+  struct Root {
+    std::string name, tag;
+    SmallVector<int64_t> loops;
+  };
+  SmallVector<Root> roots;
+};
+
+std::string quoted(StringRef text) {
+  std::string s = "\"";
+  llvm::raw_string_ostream os(s);
+  llvm::printEscapedString(text, os);
+  return s + "\"";
+}
+
+/// `count` transform handle types, comma separated.
+std::string handleTypes(size_t count) {
+  SmallVector<std::string> types(count, "!transform.any_op");
+  return llvm::join(types, ", ");
+}
+
+/// Tags the linalg ops of the function `func` (a handle) as the planner
+/// did, checking each op's name: the script fails with a clear message on
+/// an input that is not the one planned.
+std::string emitTagging(const KernelExport &k, StringRef func) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  size_t n = k.roots.size();
+  os << llvm::formatv("    %ops_{0} = transform.structured.match "
+                      "interface{{LinalgOp} in {1} : (!transform.any_op) -> "
+                      "!transform.any_op\n",
+                      k.name, func);
+  // A failure here: the input's linalg ops are not the planned ones (was the
+  // kernel rewritten by qimeng-prepare: softmax, padding, fused chains?).
+  os << llvm::formatv("    // @{0} must hold {1} linalg op(s): the planned "
+                      "ones, not rewritten by qimeng-prepare\n"
+                      "    %count_{0} = transform.num_associations %ops_{0} : "
+                      "(!transform.any_op) -> !transform.param<i64>\n"
+                      "    %expected_{0} = transform.param.constant {1} : i64 "
+                      "-> !transform.param<i64>\n"
+                      "    transform.match.param.cmpi eq %count_{0}, "
+                      "%expected_{0} : !transform.param<i64>\n",
+                      k.name, n);
+  if (n == 1)
+    os << llvm::formatv("    %root_{0}_0 = transform.cast %ops_{0} : "
+                        "!transform.any_op to !transform.any_op\n",
+                        k.name);
+  else {
+    SmallVector<std::string> names;
+    for (size_t i = 0; i < n; ++i)
+      names.push_back(llvm::formatv("%root_{0}_{1}", k.name, i).str());
+    os << llvm::formatv("    {0} = transform.split_handle %ops_{1} : "
+                        "(!transform.any_op) -> ({2})\n",
+                        llvm::join(names, ", "), k.name, handleTypes(n));
+  }
+  for (auto [i, root] : llvm::enumerate(k.roots))
+    os << llvm::formatv(
+        "    transform.match.operation_name %root_{0}_{1} [{2}] : "
+        "!transform.any_op\n"
+        "    %tag_{0}_{1} = transform.param.constant {3} -> "
+        "!transform.any_param\n"
+        "    transform.annotate %root_{0}_{1} \"{4}\" = %tag_{0}_{1} : "
+        "!transform.any_op, !transform.any_param\n",
+        k.name, i, quoted(root.name), quoted(root.tag),
+        QiMengDialect::kTagAttrName);
+  return out;
+}
+
+/// The mlir-opt form: bufferize the module like --llm-plan, then per kernel
+/// tag, realize and clean up.
+std::string emitInterpreterScript(ArrayRef<KernelExport> kernels) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "// QiMeng's plans as a transform script (qimeng-opt "
+        "--qimeng-export-transform).\n"
+        "// Apply to the original input:\n"
+        "//   mlir-opt in.mlir --transform-preload-library="
+        "transform-library-paths=THIS_FILE \\\n"
+        "//     --transform-interpreter\n"
+        "module attributes {transform.with_named_sequence} {\n";
+  for (const KernelExport &k : kernels)
+    os << k.sequences;
+  os << "  transform.named_sequence @__transform_main("
+        "%root: !transform.any_op {transform.consumed}) {\n"
+        "    %module = transform.bufferization.one_shot_bufferize "
+        "layout{IdentityLayoutMap} %root {bufferize_function_boundaries = "
+        "true} : (!transform.any_op) -> !transform.any_op\n";
+  for (const KernelExport &k : kernels) {
+    os << llvm::formatv("    %func_{0} = transform.structured.match "
+                        "ops{{[\"func.func\"]} attributes {{sym_name = {1}} "
+                        "in %module : (!transform.any_op) -> "
+                        "!transform.any_op\n"
+                        "    transform.apply_patterns to %func_{0} {{\n"
+                        "      transform.apply_patterns.canonicalization\n"
+                        "    } : !transform.any_op\n",
+                        k.name, quoted(k.name));
+    os << emitTagging(k, "%func_" + k.name);
+    for (auto [sequence, suffix] : kSequences) {
+      if (!k.complete && sequence != kRealizeSequence)
+        break;
+      os << llvm::formatv("    transform.include @{0}__{1} failures(propagate) "
+                          "(%func_{0}) : (!transform.any_op) -> ()\n",
+                          k.name, suffix);
+    }
+    os << llvm::formatv("    transform.apply_patterns to %func_{0} {{\n"
+                        "      transform.apply_patterns.canonicalization\n"
+                        "    } : !transform.any_op\n"
+                        "    transform.apply_cse to %func_{0} : "
+                        "!transform.any_op\n",
+                        k.name);
+  }
+  os << "    transform.yield\n  }\n}\n";
+  return out;
+}
+
+/// The IREE tuning-spec form: per kernel a matcher (each linalg op's name
+/// and static loop sizes, by structured match ops) and an action that tags
+/// the ops and runs the plan's first sequence on the function holding them;
+/// `@__kernel_config` dispatches with transform.foreach_match.
+std::string emitIREESpec(ArrayRef<KernelExport> kernels) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "// QiMeng's plans as an IREE tuning spec (qimeng-opt "
+        "--qimeng-export-iree-spec); load with\n"
+        "//   iree-compile ... --iree-codegen-tuning-spec-path=THIS_FILE\n"
+        "module attributes {transform.with_named_sequence, "
+        "iree_codegen.tuning_spec_with_default_entrypoint} {\n";
+  for (const KernelExport &k : kernels) {
+    os << k.sequences;
+    // The matcher: a function whose linalg ops are the planned ones.
+    os << llvm::formatv("  transform.named_sequence @match_{0}(%func: "
+                        "!transform.any_op {{transform.readonly}) -> "
+                        "!transform.any_op {{\n"
+                        "    transform.match.operation_name %func "
+                        "[\"func.func\"] : !transform.any_op\n",
+                        k.name);
+    os << llvm::formatv("    %ops = transform.structured.match "
+                        "interface{{LinalgOp} in %func : (!transform.any_op) "
+                        "-> !transform.any_op\n"
+                        "    %count = transform.num_associations %ops : "
+                        "(!transform.any_op) -> !transform.param<i64>\n"
+                        "    %expected = transform.param.constant {0} : i64 "
+                        "-> !transform.param<i64>\n"
+                        "    transform.match.param.cmpi eq %count, %expected "
+                        ": !transform.param<i64>\n",
+                        k.roots.size());
+    size_t n = k.roots.size();
+    if (n == 1)
+      os << "    %root0 = transform.cast %ops : !transform.any_op to "
+            "!transform.any_op\n";
+    else {
+      SmallVector<std::string> names;
+      for (size_t i = 0; i < n; ++i)
+        names.push_back("%root" + std::to_string(i));
+      os << llvm::formatv("    {0} = transform.split_handle %ops : "
+                          "(!transform.any_op) -> ({1})\n",
+                          llvm::join(names, ", "), handleTypes(n));
+    }
+    for (auto [i, root] : llvm::enumerate(k.roots)) {
+      os << llvm::formatv("    transform.match.operation_name %root{0} [{1}] "
+                          ": !transform.any_op\n",
+                          i, quoted(root.name));
+      os << llvm::formatv("    transform.match.structured %root{0} : "
+                          "!transform.any_op {{\n"
+                          "    ^bb0(%op: !transform.any_op):\n",
+                          i);
+      for (auto [d, size] : llvm::enumerate(root.loops)) {
+        if (ShapedType::isDynamic(size))
+          continue;
+        os << llvm::formatv(
+            "      %dim{0} = transform.match.structured.dim %op[{0}] : "
+            "(!transform.any_op) -> !transform.param<i64>\n"
+            "      %size{0} = transform.param.constant {1} : i64 -> "
+            "!transform.param<i64>\n"
+            "      transform.match.param.cmpi eq %dim{0}, %size{0} : "
+            "!transform.param<i64>\n",
+            d, size);
+      }
+      os << "      transform.match.structured.yield\n    }\n";
+    }
+    os << "    transform.yield %func : !transform.any_op\n  }\n";
+    os << llvm::formatv("  transform.named_sequence @apply_{0}(%func: "
+                        "!transform.any_op {{transform.readonly}) {{\n",
+                        k.name);
+    os << emitTagging(k, "%func");
+    os << llvm::formatv("    transform.include @{0}__realize "
+                        "failures(propagate) (%func) : (!transform.any_op) -> "
+                        "()\n    transform.yield\n  }\n",
+                        k.name);
+  }
+  os << "  transform.named_sequence @__kernel_config(%variant: "
+        "!transform.any_op {transform.consumed}) -> !transform.any_op "
+        "attributes {iree_codegen.tuning_spec_entrypoint} {\n"
+        "    %result = transform.foreach_match in %variant\n";
+  for (auto [i, k] : llvm::enumerate(kernels))
+    os << llvm::formatv("        {0}@match_{1} -> @apply_{1}\n", i ? ", " : "",
+                        k.name);
+  os << "      : (!transform.any_op) -> !transform.any_op\n"
+        "    transform.yield %result : !transform.any_op\n  }\n}\n";
+  return out;
+}
+
+class QiMengExportTransformPass
+    : public impl::QiMengExportTransformPassBase<QiMengExportTransformPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelExport> kernels;
+    for (PlanOp plan : module.getOps<PlanOp>()) {
+      FailureOr<KernelExport> exported = exportKernel(module, plan);
+      if (failed(exported))
+        return signalPassFailure();
+      kernels.push_back(std::move(*exported));
+    }
+    for (auto [path, text] :
+         {std::make_pair(std::string(output), &emitInterpreterScript),
+          std::make_pair(std::string(ireeOutput), &emitIREESpec)}) {
+      if (path.empty())
+        continue;
+      std::string script = text(kernels);
+      if (llvm::Error error =
+              llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+                os << script;
+                return llvm::Error::success();
+              })) {
+        module.emitError() << "cannot write " << path << ": "
+                           << llvm::toString(std::move(error));
+        return signalPassFailure();
+      }
+    }
+  }
+
+private:
+  FailureOr<KernelExport> exportKernel(ModuleOp module, PlanOp plan) {
+    auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
+    if (!kernel)
+      return plan.emitOpError() << "names no function of the module";
+    for (Type type : kernel.getArgumentTypes())
+      if (isa<TensorType>(type))
+        return plan.emitOpError()
+               << "cannot be exported before bufferization: @"
+               << plan.getKernel() << " is on tensors";
+    KernelExport k;
+    k.name = kernel.getSymName().str();
+    kernel.walk([&](linalg::LinalgOp op) {
+      auto tag = op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
+      k.roots.push_back({op->getName().getStringRef().str(),
+                         tag ? tag.getValue().str() : "",
+                         op.getStaticLoopRanges()});
+    });
+    FailureOr<BuiltinScript> script = buildBuiltinScript(plan, kernel, -1);
+    if (failed(script))
+      return failure();
+    k.complete = script->mmas.empty() && script->warpReductions.empty() &&
+                 script->pipelines.empty();
+    if (!k.complete)
+      plan.emitWarning()
+          << "the exported script realizes only the first sequence of @"
+          << k.name
+          << "'s plan: tensor cores, warp reductions and software pipelines "
+             "need QiMeng's own rewrites between the sequences";
+    // The sequences, renamed after the kernel.
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(script->text, module.getContext());
+    if (!parsed)
+      return plan.emitOpError() << "internal error: the built-in script does "
+                                   "not parse";
+    llvm::raw_string_ostream os(k.sequences);
+    for (auto sequence : parsed->getOps<transform::NamedSequenceOp>()) {
+      for (auto [name, suffix] : kSequences) {
+        if (sequence.getSymName() != name ||
+            (!k.complete && name != kRealizeSequence))
+          continue;
+        sequence.setSymName(k.name + "__" + suffix.str());
+        os << "  ";
+        sequence->print(os, OpPrintingFlags().enableDebugInfo(false));
+        os << "\n";
+      }
+    }
+    return k;
+  }
+};
+
+} // namespace
+} // namespace mlir::qimeng
