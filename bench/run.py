@@ -175,7 +175,9 @@ def compile_problem(problem, opt, workdir, args):
                 "best", "generated", "illegal", "pruned", "skipped")
                 if k in tuned}
             if "candidates" in tuned:
-                result["tuning"]["measured"] = len(tuned["candidates"])
+                result["tuning"]["measured"] = sum(
+                    1 for c in tuned["candidates"]
+                    if c.get("verdict") != "skipped")
     except (OSError, ValueError, KeyError):
         pass
     return compiled, result

@@ -69,6 +69,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Candidates one qimeng-run verifies and times in a row (the budget is
+/// checked between batches), and the seconds each may take.
+constexpr size_t kBatchSize = 8;
+constexpr unsigned kCandidateTimeoutSeconds = 60;
+
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -292,25 +297,38 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       compiled[i].error = errors[i];
   result.compileSeconds = secondsSince(start);
 
-  // Verify and time on the GPU(s): the default first, alone (it decides
-  // whether a search can run at all), then the rest, one worker per GPU.
+  // Verify and time on the GPU(s), many candidates per qimeng-run (the
+  // reference compiled and run once per seed for them all): the default
+  // first, alone (it decides whether a search can run at all), then the
+  // rest in batches, one worker per GPU, the budget checked between
+  // batches.
   result.measured.resize(count);
-  auto measure = [&](size_t i, std::optional<int> device) {
+  std::vector<std::string> paths(count);
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < count; ++i) {
     MeasuredCandidate &m = result.measured[i];
     m.candidate = selection.candidates[i];
     m.compileSeconds = compiled[i].seconds;
     if (compiled[i].lowered.empty()) {
       m.verdict = "compile-error";
       m.reason = compiled[i].error;
-      return;
+      continue;
     }
     m.compiled = true;
-    std::string path = dir.in("candidate" + llvm::Twine(i) + ".mlir");
-    if (llvm::Error err = writeText(path, compiled[i].lowered)) {
+    paths[i] = dir.in("candidate" + llvm::Twine(i) + ".mlir");
+    if (llvm::Error err = writeText(paths[i], compiled[i].lowered)) {
       m.verdict = "could-not-run";
       m.reason = llvm::toString(std::move(err));
-      return;
+      continue;
     }
+    compiled[i].lowered.clear();
+    if (i > 0)
+      pending.push_back(i);
+  }
+  auto measureBatch = [&](ArrayRef<size_t> indices, std::optional<int> device) {
+    std::vector<std::string> batch;
+    for (size_t i : indices)
+      batch.push_back(paths[i]);
     StepOptions step;
     step.trials = options.trials;
     step.seed = options.seed;
@@ -318,28 +336,32 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.timeReference = false;
     step.device = device;
     step.runTool = options.runTool;
-    step.timeoutSeconds = 120;
-    Clock::time_point measureStart = Clock::now();
-    StepResult verified =
-        verifyStepFiles(path, referencePath, kernel.getSymName(), step);
-    m.measureSeconds = secondsSince(measureStart);
-    compiled[i].lowered.clear();
-    m.reason = verified.reason;
-    m.verdict = stringifyStepStatus(verified.status).str();
-    m.correct = verified.status == StepStatus::Pass;
-    if (m.correct && verified.candidateTiming)
-      m.timeMs = verified.candidateTiming->medianMs;
-    else if (m.correct) {
-      m.correct = false;
-      m.verdict = "could-not-run";
-      m.reason = "the verifier reported no timing";
+    step.timeoutSeconds = kCandidateTimeoutSeconds;
+    Clock::time_point batchStart = Clock::now();
+    std::vector<StepResult> verified =
+        verifyStepBatch(batch, referencePath, kernel.getSymName(), step);
+    double each = secondsSince(batchStart) / double(indices.size());
+    for (auto [k, i] : llvm::enumerate(indices)) {
+      MeasuredCandidate &m = result.measured[i];
+      m.measureSeconds = each;
+      m.reason = verified[k].reason;
+      m.verdict = stringifyStepStatus(verified[k].status).str();
+      m.correct = verified[k].status == StepStatus::Pass;
+      if (m.correct && verified[k].candidateTiming) {
+        m.timeMs = verified[k].candidateTiming->medianMs;
+      } else if (m.correct) {
+        m.correct = false;
+        m.verdict = "could-not-run";
+        m.reason = "the verifier reported no timing";
+      }
     }
   };
   std::optional<int> firstDevice;
   if (!options.devices.empty())
     firstDevice = options.devices.front();
-  measure(0, firstDevice);
   const MeasuredCandidate &baseline = result.measured[0];
+  if (baseline.compiled && baseline.verdict.empty())
+    measureBatch({0}, firstDevice);
   if (!baseline.correct) {
     result.measured.resize(1);
     return finish("the default plan could not be measured (" +
@@ -350,29 +372,35 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
 
   std::mutex bestMutex;
   double bestMs = *baseline.timeMs;
-  std::atomic<size_t> nextMeasure{1};
+  std::atomic<size_t> nextBatch{0};
   std::atomic<unsigned> measuredCount{1}, skipped{0};
+  size_t batches = llvm::divideCeil(pending.size(), kBatchSize);
   auto gpuWorker = [&](std::optional<int> device) {
-    for (size_t i = nextMeasure++; i < count; i = nextMeasure++) {
+    for (size_t b = nextBatch++; b < batches; b = nextBatch++) {
+      ArrayRef<size_t> indices = ArrayRef<size_t>(pending).slice(
+          b * kBatchSize,
+          std::min(kBatchSize, pending.size() - b * kBatchSize));
       if (overBudget()) {
-        MeasuredCandidate &m = result.measured[i];
-        m.candidate = selection.candidates[i];
-        m.verdict = "skipped";
-        m.reason = "over the time budget";
-        ++skipped;
+        for (size_t i : indices) {
+          result.measured[i].verdict = "skipped";
+          result.measured[i].reason = "over the time budget";
+          ++skipped;
+        }
         continue;
       }
-      measure(i, device);
-      MeasuredCandidate &m = result.measured[i];
+      measureBatch(indices, device);
       std::lock_guard<std::mutex> lock(bestMutex);
-      if (m.correct && *m.timeMs < bestMs)
-        bestMs = *m.timeMs;
-      progress(llvm::formatv(
-          "candidate {0}/{1} [{2}]: {3}; best {4:F4} ms "
-          "({5:F2}x over the default)",
-          ++measuredCount, count, m.candidate.moves,
-          m.correct ? llvm::formatv("{0:F4} ms", *m.timeMs).str() : m.verdict,
-          bestMs, *baseline.timeMs / bestMs));
+      for (size_t i : indices) {
+        MeasuredCandidate &m = result.measured[i];
+        if (m.correct && *m.timeMs < bestMs)
+          bestMs = *m.timeMs;
+        progress(llvm::formatv(
+            "candidate {0}/{1} [{2}]: {3}; best {4:F4} ms "
+            "({5:F2}x over the default)",
+            ++measuredCount, count, m.candidate.moves,
+            m.correct ? llvm::formatv("{0:F4} ms", *m.timeMs).str() : m.verdict,
+            bestMs, *baseline.timeMs / bestMs));
+      }
     }
   };
   std::vector<std::thread> gpuWorkers;

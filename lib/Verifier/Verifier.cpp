@@ -144,6 +144,40 @@ RunnerMode mlir::qimeng::chooseReferenceMode(ModuleOp module) {
              : RunnerMode::Cpu;
 }
 
+llvm::Expected<std::shared_ptr<SharedReference>>
+SharedReference::create(ModuleOp original, llvm::StringRef entry,
+                        ReferenceOn referenceOn) {
+  RunnerMode mode = referenceOn == ReferenceOn::Cpu ? RunnerMode::Cpu
+                    : referenceOn == ReferenceOn::Gpu
+                        ? RunnerMode::NaiveGpu
+                        : chooseReferenceMode(original);
+  auto runner = Runner::create(original, entry, mode);
+  if (!runner)
+    return llvm::make_error<ReferenceError>("the reference does not compile: " +
+                                            llvm::toString(runner.takeError()));
+  auto shared = std::make_shared<SharedReference>();
+  shared->runner = std::move(*runner);
+  return shared;
+}
+
+llvm::Expected<std::unique_ptr<Verifier>>
+Verifier::create(ModuleOp module, llvm::StringRef entry,
+                 std::shared_ptr<SharedReference> reference) {
+  std::unique_ptr<Verifier> verifier(new Verifier());
+  auto candidate = Runner::create(module, entry, RunnerMode::Planned);
+  if (!candidate)
+    return candidate.takeError();
+  Runner &runner = reference->getRunner();
+  if ((*candidate)->getArgTypes() != runner.getArgTypes() ||
+      (*candidate)->getResultTypes() != runner.getResultTypes())
+    return llvm::createStringError("@" + entry +
+                                   " has another signature in the reference");
+  verifier->candidate = std::move(*candidate);
+  verifier->reference = &runner;
+  verifier->shared = std::move(reference);
+  return verifier;
+}
+
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
                  ModuleOp referenceModule, ReferenceOn referenceOn) {
@@ -151,26 +185,24 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
     return llvm::createStringError(
         "@" + entry +
         " is lowered already: give the original program as the reference");
-  std::unique_ptr<Verifier> verifier(new Verifier());
+  // The candidate compiles first: its errors are the ones to report.
   auto candidate = Runner::create(module, entry, RunnerMode::Planned);
   if (!candidate)
     return candidate.takeError();
-  ModuleOp original = referenceModule ? referenceModule : module;
-  RunnerMode mode = referenceOn == ReferenceOn::Cpu ? RunnerMode::Cpu
-                    : referenceOn == ReferenceOn::Gpu
-                        ? RunnerMode::NaiveGpu
-                        : chooseReferenceMode(original);
-  auto reference = Runner::create(original, entry, mode);
+  llvm::Expected<std::shared_ptr<SharedReference>> reference =
+      SharedReference::create(referenceModule ? referenceModule : module, entry,
+                              referenceOn);
   if (!reference)
-    return llvm::make_error<ReferenceError>(
-        "the reference does not compile: " +
-        llvm::toString(reference.takeError()));
-  if ((*candidate)->getArgTypes() != (*reference)->getArgTypes() ||
-      (*candidate)->getResultTypes() != (*reference)->getResultTypes())
+    return reference.takeError();
+  Runner &runner = (*reference)->getRunner();
+  if ((*candidate)->getArgTypes() != runner.getArgTypes() ||
+      (*candidate)->getResultTypes() != runner.getResultTypes())
     return llvm::createStringError("@" + entry +
                                    " has another signature in the reference");
+  std::unique_ptr<Verifier> verifier(new Verifier());
   verifier->candidate = std::move(*candidate);
-  verifier->reference = std::move(*reference);
+  verifier->reference = &runner;
+  verifier->shared = std::move(*reference);
   return verifier;
 }
 
@@ -239,27 +271,37 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     // that reads what its outputs held before (accumulates into them) must
     // get the same seeded contents on both sides instead.
     run.poisonOutputs = true;
-    llvm::Expected<RunResult> expected = reference->run(run);
-    if (!expected)
-      return llvm::make_error<ReferenceError>(
-          "the reference failed to run: " +
-          llvm::toString(expected.takeError()));
+    // A reference shared by several candidates runs once per seed.
+    auto cached = shared->results.find(run.seed);
+    std::optional<RunResult> expected;
     std::string readers;
-    for (auto [i, written] : llvm::enumerate(outputs))
-      if (written && hasNaN(expected->args[i]))
-        readers += " arg" + std::to_string(i);
-    for (auto [i, result] : llvm::enumerate(expected->results))
-      if (hasNaN(result))
-        readers += " result" + std::to_string(i);
-    if (!readers.empty()) {
-      run.poisonOutputs = false;
-      expected = reference->run(run);
-      if (!expected)
+    if (cached != shared->results.end()) {
+      expected = cached->second.first;
+      readers = cached->second.second;
+    } else {
+      llvm::Expected<RunResult> ran = reference->run(run);
+      if (!ran)
         return llvm::make_error<ReferenceError>(
-            "the reference failed to run: " +
-            llvm::toString(expected.takeError()));
+            "the reference failed to run: " + llvm::toString(ran.takeError()));
+      for (auto [i, written] : llvm::enumerate(outputs))
+        if (written && hasNaN(ran->args[i]))
+          readers += " arg" + std::to_string(i);
+      for (auto [i, result] : llvm::enumerate(ran->results))
+        if (hasNaN(result))
+          readers += " result" + std::to_string(i);
+      if (!readers.empty()) {
+        run.poisonOutputs = false;
+        ran = reference->run(run);
+        if (!ran)
+          return llvm::make_error<ReferenceError>(
+              "the reference failed to run: " +
+              llvm::toString(ran.takeError()));
+      }
+      expected = std::move(*ran);
+      shared->results[run.seed] = {*expected, readers};
     }
-    // Results of one trial are never reused: each trial runs afresh.
+    run.poisonOutputs = readers.empty();
+    // The candidate runs afresh in every trial.
     llvm::Expected<RunResult> got = candidate->run(run);
     if (!got)
       return got.takeError();

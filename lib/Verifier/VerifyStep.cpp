@@ -77,6 +77,61 @@ static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
   });
 }
 
+/// The options of a check: tolerance and timing.
+static void appendCheckOptions(const StepOptions &options,
+                               SmallVectorImpl<std::string> &args) {
+  if (options.tolerance) {
+    args.push_back(llvm::formatv("--atol={0}", options.tolerance->atol));
+    args.push_back(llvm::formatv("--rtol={0}", options.tolerance->rtol));
+  }
+  if (options.timing) {
+    args.push_back("--time");
+    args.push_back(llvm::formatv("--warmup={0}", options.timing->warmup));
+    args.push_back(llvm::formatv("--runs={0}", options.timing->runs));
+    if (!options.timing->flushL2)
+      args.push_back("--no-l2-flush");
+    if (!options.timeReference)
+      args.push_back("--no-reference-timing");
+  }
+}
+
+/// Runs `args` (tool first) with its output in `logPath`, on GPU `device`
+/// when given (the only one it sees), killed after `seconds`. Returns the
+/// exit code (-1 when it could not be started: `execError` says why).
+static int runTool(const std::string &tool, ArrayRef<std::string> args,
+                   StringRef logPath, std::optional<int> device,
+                   unsigned seconds, std::string *execError = nullptr) {
+  SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), logPath,
+                                                logPath};
+  std::optional<SmallVector<llvm::StringRef>> environment;
+  std::vector<std::string> variables;
+  if (device) {
+    for (char **var = environ; *var; ++var)
+      if (!llvm::StringRef(*var).starts_with("CUDA_VISIBLE_DEVICES="))
+        variables.push_back(*var);
+    variables.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(*device));
+    environment.emplace(variables.begin(), variables.end());
+  }
+  return llvm::sys::ExecuteAndWait(
+      tool, argRefs,
+      environment ? std::optional<llvm::ArrayRef<llvm::StringRef>>(*environment)
+                  : std::nullopt,
+      redirects, seconds, 0, execError);
+}
+
+/// ": <the last line of the file>", or "" when it is empty or missing.
+static std::string lastLogLine(StringRef path) {
+  auto text = llvm::MemoryBuffer::getFile(path);
+  if (!text)
+    return "";
+  StringRef trimmed = StringRef((*text)->getBuffer()).trim();
+  StringRef last = trimmed.rsplit('\n').second;
+  if (last.empty())
+    last = trimmed;
+  return last.empty() ? "" : ": " + last.str();
+}
+
 /// A directory of its own that goes away with this object.
 namespace {
 class TempDir {
@@ -151,40 +206,10 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
       llvm::formatv("--seed={0}", options.seed).str(),
       llvm::formatv("--timeout={0}", options.timeoutSeconds).str(),
       "--report=" + reportPath};
-  if (options.tolerance) {
-    args.push_back(llvm::formatv("--atol={0}", options.tolerance->atol));
-    args.push_back(llvm::formatv("--rtol={0}", options.tolerance->rtol));
-  }
-  if (options.timing) {
-    args.push_back("--time");
-    args.push_back(llvm::formatv("--warmup={0}", options.timing->warmup));
-    args.push_back(llvm::formatv("--runs={0}", options.timing->runs));
-    if (!options.timing->flushL2)
-      args.push_back("--no-l2-flush");
-    if (!options.timeReference)
-      args.push_back("--no-reference-timing");
-  }
-  SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
-  // The child sees only the chosen GPU.
-  std::optional<SmallVector<llvm::StringRef>> environment;
-  std::vector<std::string> variables;
-  if (options.device) {
-    for (char **var = environ; *var; ++var)
-      if (!llvm::StringRef(*var).starts_with("CUDA_VISIBLE_DEVICES="))
-        variables.push_back(*var);
-    variables.push_back("CUDA_VISIBLE_DEVICES=" +
-                        std::to_string(*options.device));
-    environment.emplace(variables.begin(), variables.end());
-  }
+  appendCheckOptions(options, args);
   std::string execError;
-  // qimeng-run enforces the limit on its child; this one is the backstop.
-  int code = llvm::sys::ExecuteAndWait(
-      tool, argRefs,
-      environment ? std::optional<llvm::ArrayRef<llvm::StringRef>>(*environment)
-                  : std::nullopt,
-      redirects, options.timeoutSeconds + 60, 0, &execError);
+  int code = runTool(tool, args, logPath, options.device,
+                     options.timeoutSeconds + 60, &execError);
   if (code == -1)
     return couldNotRun("cannot run " + tool + ": " + execError);
 
@@ -198,11 +223,8 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
       return couldNotRun(tool + " wrote a report that is not an object");
     llvm::consumeError(parsed.takeError());
     // No report: the checker itself died or was killed.
-    std::string log;
-    if (auto text = llvm::MemoryBuffer::getFile(logPath))
-      log = llvm::StringRef((*text)->getBuffer()).trim().rsplit('\n').second;
     return couldNotRun(llvm::formatv("{0} exited with {1} and no report{2}",
-                                     tool, code, log.empty() ? "" : ": " + log)
+                                     tool, code, lastLogLine(logPath))
                            .str());
   }
   result.report = std::move(*parsed->getAsObject());
@@ -223,4 +245,126 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
     result.status = StepStatus::CouldNotRun;
   }
   return result;
+}
+
+std::vector<StepResult>
+mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
+                              llvm::StringRef reference, llvm::StringRef entry,
+                              const StepOptions &options) {
+  size_t count = candidates.size();
+  std::vector<StepResult> results(count);
+  auto couldNotRunFrom = [&](size_t from, const llvm::Twine &why) {
+    for (size_t i = from; i < count; ++i) {
+      results[i].status = StepStatus::CouldNotRun;
+      results[i].reason = why.str();
+    }
+    return results;
+  };
+  std::string tool = findRunTool(options);
+  if (tool.empty())
+    return couldNotRunFrom(0, "qimeng-run not found (set QIMENG_RUN or put "
+                              "it on PATH)");
+  size_t next = 0;
+  while (next < count) {
+    TempDir dir;
+    if (std::error_code ec = dir.create())
+      return couldNotRunFrom(next, "cannot create a temporary directory: " +
+                                       ec.message());
+    std::string listPath = dir.in("candidates.txt"),
+                linesPath = dir.in("candidates.jsonl"),
+                reportPath = dir.in("report.json"),
+                logPath = dir.in("output.log");
+    if (llvm::Error err =
+            llvm::writeToOutput(listPath, [&](llvm::raw_ostream &os) {
+              for (size_t i = next; i < count; ++i)
+                os << candidates[i] << "\n";
+              return llvm::Error::success();
+            }))
+      return couldNotRunFrom(next, llvm::toString(std::move(err)));
+    unsigned limit = options.timeoutSeconds * unsigned(count - next);
+    SmallVector<std::string> args = {
+        tool,
+        reference.str(),
+        "--candidates=" + listPath,
+        "--candidates-report=" + linesPath,
+        "--entry=" + entry.str(),
+        llvm::formatv("--trials={0}", options.trials).str(),
+        llvm::formatv("--seed={0}", options.seed).str(),
+        llvm::formatv("--timeout={0}", limit).str(),
+        "--report=" + reportPath};
+    appendCheckOptions(options, args);
+    std::string execError;
+    int code =
+        runTool(tool, args, logPath, options.device, limit + 60, &execError);
+    if (code == -1)
+      return couldNotRunFrom(next, "cannot run " + tool + ": " + execError);
+    // One line per candidate done, in order; a line with status "error"
+    // is the candidate that stopped the run.
+    size_t done = 0;
+    bool stoppedAtLine = false;
+    if (auto lines = llvm::MemoryBuffer::getFile(linesPath)) {
+      SmallVector<llvm::StringRef> texts;
+      (*lines)->getBuffer().split(texts, '\n', -1, false);
+      for (llvm::StringRef text : texts) {
+        llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+        if (!parsed) {
+          llvm::consumeError(parsed.takeError());
+          break;
+        }
+        const llvm::json::Object *line = parsed->getAsObject();
+        std::optional<int64_t> index = line ? line->getInteger("index") : 0;
+        if (!line || !index || *index < 0 || next + size_t(*index) >= count)
+          break;
+        StepResult &result = results[next + *index];
+        llvm::StringRef status = line->getString("status").value_or("error");
+        result.status = status == "pass" ? StepStatus::Pass : StepStatus::Fail;
+        result.reason = line->getString("message").value_or("").str();
+        if (const llvm::json::Object *verify = line->getObject("verify")) {
+          result.report = llvm::json::Object(*verify);
+          if (const llvm::json::Object *timing = verify->getObject("timing")) {
+            result.candidateTiming = timingFromJSON(timing->get("candidate"));
+            result.referenceTiming = timingFromJSON(timing->get("reference"));
+          }
+        }
+        done = size_t(*index) + 1;
+        stoppedAtLine = status == "error";
+      }
+    }
+    if (next + done >= count)
+      break;
+    // The run stopped before the end: why (the report, else its output).
+    std::string status = "crash", message;
+    if (auto report = llvm::MemoryBuffer::getFile(reportPath)) {
+      llvm::Expected<llvm::json::Value> parsed =
+          llvm::json::parse((*report)->getBuffer());
+      if (parsed && parsed->getAsObject()) {
+        status =
+            parsed->getAsObject()->getString("status").value_or("error").str();
+        message =
+            parsed->getAsObject()->getString("message").value_or("").str();
+      } else if (!parsed) {
+        llvm::consumeError(parsed.takeError());
+      }
+    }
+    if (message.empty())
+      message = llvm::formatv("{0} exited with {1}{2}", tool, code,
+                              lastLogLine(logPath))
+                    .str();
+    if (stoppedAtLine) {
+      next += done;
+      continue;
+    }
+    // Nothing ran at all: no GPU, or the reference itself failed.
+    if (done == 0 && (status == "no-gpu" || status == "reference-error" ||
+                      (status == "error" && code != 3)))
+      return couldNotRunFrom(next, message);
+    // Candidate `next + done` stopped the run (its line may say why).
+    StepResult &stopper = results[next + done];
+    if (stopper.reason.empty()) {
+      stopper.status = StepStatus::Fail;
+      stopper.reason = status + ": " + message;
+    }
+    next += done + 1;
+  }
+  return results;
 }

@@ -35,6 +35,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -56,6 +57,16 @@ namespace {
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<input .mlir>"),
                                      llvm::cl::Required);
+llvm::cl::opt<std::string> candidatesFile(
+    "candidates",
+    llvm::cl::desc("Verify (and with --time, time) each lowered module listed "
+                   "in this file, one path a line, against the input as the "
+                   "reference, compiled and run once per seed for all; one "
+                   "JSON line per candidate goes to --candidates-report. "
+                   "Stops after the first candidate that cannot run"));
+llvm::cl::opt<std::string> candidatesReport(
+    "candidates-report",
+    llvm::cl::desc("With --candidates: the JSON-lines file to append to"));
 llvm::cl::opt<std::string>
     entryName("entry",
               llvm::cl::desc("Function to run (default: the only public "
@@ -203,6 +214,81 @@ int runIsolated(unsigned seconds, llvm::function_ref<int()> work) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/// --candidates: every listed module against `original`, one JSON line each
+/// in --candidates-report as it is done (a crash loses only the one it hit).
+int verifyCandidates(MLIRContext &context, ModuleOp original,
+                     llvm::StringRef entry, const VerifyOptions &options,
+                     llvm::function_ref<std::string()> describeDevice) {
+  if (candidatesReport.empty())
+    return fail("--candidates needs --candidates-report");
+  auto list = llvm::MemoryBuffer::getFile(candidatesFile);
+  if (!list)
+    return fail("cannot read " + candidatesFile + ": " +
+                list.getError().message());
+  SmallVector<llvm::StringRef> paths;
+  llvm::StringRef((*list)->getBuffer())
+      .split(paths, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  llvm::Expected<std::shared_ptr<SharedReference>> reference =
+      SharedReference::create(original, entry, referenceOn);
+  if (!reference)
+    return fail(reference.takeError());
+  std::string device = describeDevice();
+  auto emit = [&](llvm::json::Object line) -> bool {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(candidatesReport, ec, llvm::sys::fs::OF_Append);
+    if (ec)
+      return false;
+    os << llvm::formatv("{0}", llvm::json::Value(std::move(line))) << "\n";
+    return true;
+  };
+  unsigned verified = 0;
+  for (auto [i, path] : llvm::enumerate(paths)) {
+    llvm::json::Object line{{"index", int64_t(i)}, {"path", path.trim()}};
+    llvm::SourceMgr sources;
+    SourceMgrDiagnosticHandler diagnostics(sources, &context);
+    OwningOpRef<ModuleOp> candidate =
+        parseSourceFile<ModuleOp>(path.trim(), sources, &context);
+    llvm::Expected<std::unique_ptr<Verifier>> verifier =
+        candidate ? Verifier::create(*candidate, entry, *reference)
+                  : llvm::Expected<std::unique_ptr<Verifier>>(
+                        llvm::createStringError("cannot parse " + path));
+    llvm::Expected<VerifyReport> result =
+        verifier ? (*verifier)->verify(options)
+                 : llvm::Expected<VerifyReport>(verifier.takeError());
+    if (!result) {
+      llvm::Error error = result.takeError();
+      // No GPU, or a reference that does not run: nothing can be verified.
+      if (error.isA<cuda::NoGpuError>() || error.isA<ReferenceError>())
+        return fail(std::move(error));
+      // The CUDA context may be unusable now: a fresh process goes on.
+      line["status"] = "error";
+      line["message"] = llvm::toString(std::move(error));
+      emit(std::move(line));
+      return finish(3, "error",
+                    llvm::formatv("candidate {0} ({1}) could not run; {2} "
+                                  "verified before it",
+                                  i, path, verified));
+    }
+    std::string why;
+    for (const TrialReport &trial : result->trials)
+      if (!trial.ok) {
+        why = llvm::formatv("trial seed {0}: {1}", trial.seed, trial.reason);
+        break;
+      }
+    line["status"] = result->ok ? "pass" : "fail";
+    line["message"] = result->ok ? ""
+                                 : "@" + entry.str() +
+                                       " does not match the reference: " + why;
+    line["verify"] = toJSON(*result);
+    if (!emit(std::move(line)))
+      return fail("cannot write " + candidatesReport);
+    ++verified;
+  }
+  return finish(
+      0, "ok",
+      llvm::formatv("{0} candidate(s) verified on {1}", verified, device));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -318,6 +404,19 @@ int main(int argc, char **argv) {
           .str();
     };
 
+    if (!candidatesFile.empty()) {
+      VerifyOptions verifyOptions;
+      verifyOptions.trials = trials;
+      verifyOptions.seed = seed;
+      verifyOptions.run = options;
+      if (absTol.getNumOccurrences() || relTol.getNumOccurrences())
+        verifyOptions.tolerance = Tolerance{absTol, relTol};
+      if (timeIt)
+        verifyOptions.timing = timing;
+      verifyOptions.timeReference = !noReferenceTiming;
+      return verifyCandidates(context, *module, entry, verifyOptions,
+                              describeDevice);
+    }
     if (verify) {
       OwningOpRef<ModuleOp> referenceModule;
       llvm::SourceMgr referenceSources;

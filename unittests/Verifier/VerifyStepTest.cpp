@@ -12,6 +12,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 #include <cstdlib>
@@ -91,6 +94,45 @@ TEST_F(VerifyStepTest, AMissingToolIsReported) {
   EXPECT_EQ(result.status, StepStatus::CouldNotRun);
   EXPECT_NE(result.reason.find("/nonexistent/qimeng-run"), std::string::npos)
       << result.reason;
+}
+
+/// Writes `text` to a fresh file in `dir` and returns its path.
+std::string writeFile(const llvm::SmallString<128> &dir, llvm::StringRef name,
+                      llvm::StringRef text) {
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, name);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  os << text;
+  return std::string(path);
+}
+
+TEST_F(VerifyStepTest, ABatchGoesOnAfterACandidateThatFails) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("qimeng-batch", dir));
+  std::string reference = writeFile(dir, "reference.mlir", kRelu);
+  std::vector<std::string> candidates = {
+      writeFile(dir, "broken.mlir", kComplex),
+      writeFile(dir, "relu.mlir", kRelu)};
+  std::vector<StepResult> results =
+      verifyStepBatch(candidates, reference, "relu", options);
+  ASSERT_EQ(results.size(), 2u);
+  // The broken one fails alone; the next runs in a fresh process, which
+  // finds no GPU.
+  EXPECT_EQ(results[0].status, StepStatus::Fail) << results[0].reason;
+  EXPECT_NE(results[0].reason.find("argument 0 of @relu"), std::string::npos)
+      << results[0].reason;
+  EXPECT_EQ(results[1].status, StepStatus::CouldNotRun) << results[1].reason;
+  EXPECT_NE(results[1].reason.find("no CUDA driver/GPU found"),
+            std::string::npos)
+      << results[1].reason;
+
+  options.runTool = "/nonexistent/qimeng-run";
+  results = verifyStepBatch(candidates, reference, "relu", options);
+  ASSERT_EQ(results.size(), 2u);
+  for (const StepResult &result : results)
+    EXPECT_EQ(result.status, StepStatus::CouldNotRun);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 } // namespace

@@ -15,6 +15,8 @@
 
 #include "QiMeng/Verifier/Runner.h"
 
+#include <map>
+#include <memory>
 #include <optional>
 
 namespace mlir::qimeng {
@@ -136,6 +138,23 @@ inline constexpr int64_t kCpuReferenceIterations = int64_t(1) << 28;
 /// The mode Auto picks for `module`.
 RunnerMode chooseReferenceMode(ModuleOp module);
 
+/// A reference compiled once and shared by the verifiers of several
+/// candidates (a plan search): its results for each seed are computed once.
+class SharedReference {
+public:
+  /// Compiles the reference from `original` (see Verifier::create).
+  static llvm::Expected<std::shared_ptr<SharedReference>>
+  create(ModuleOp original, llvm::StringRef entry,
+         ReferenceOn referenceOn = ReferenceOn::Auto);
+  Runner &getRunner() { return *runner; }
+
+private:
+  friend class Verifier;
+  std::unique_ptr<Runner> runner;
+  /// Per seed: the reference's result and the outputs it left NaN in.
+  std::map<uint64_t, std::pair<RunResult, std::string>> results;
+};
+
 class Verifier {
 public:
   /// Compiles the candidate from `module` and the reference from
@@ -145,6 +164,10 @@ public:
   create(ModuleOp module, llvm::StringRef entry,
          ModuleOp referenceModule = nullptr,
          ReferenceOn referenceOn = ReferenceOn::Auto);
+  /// Compiles the candidate from `module` and checks it against `reference`.
+  static llvm::Expected<std::unique_ptr<Verifier>>
+  create(ModuleOp module, llvm::StringRef entry,
+         std::shared_ptr<SharedReference> reference);
   /// Runs the trials. Fails only when something could not run (compile
   /// error, CUDA error, no GPU); wrong results are a report with ok = false.
   llvm::Expected<VerifyReport> verify(const VerifyOptions &options);
@@ -155,7 +178,9 @@ public:
   }
 
 private:
-  std::unique_ptr<Runner> candidate, reference;
+  std::unique_ptr<Runner> candidate;
+  std::shared_ptr<SharedReference> shared;
+  Runner *reference = nullptr;
 };
 
 } // namespace mlir::qimeng

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::qimeng {
 
@@ -74,6 +75,16 @@ StepResult verifyStep(ModuleOp candidate, ModuleOp reference,
 StepResult verifyStepFiles(llvm::StringRef candidate, llvm::StringRef reference,
                            llvm::StringRef entry,
                            const StepOptions &options = {});
+
+/// verifyStepFiles for several lowered candidates against one reference, in
+/// one qimeng-run (--candidates) that compiles the reference and runs it
+/// once per seed for all of them; a candidate that faults, crashes or hangs
+/// fails alone and the rest go on in a fresh process. `options.timeoutSeconds`
+/// is per candidate. One result per candidate, in order.
+std::vector<StepResult> verifyStepBatch(llvm::ArrayRef<std::string> candidates,
+                                        llvm::StringRef reference,
+                                        llvm::StringRef entry,
+                                        const StepOptions &options = {});
 
 /// "pass", "fail" or "could-not-run".
 llvm::StringRef stringifyStepStatus(StepStatus status);
