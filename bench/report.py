@@ -190,9 +190,70 @@ def markdown(merged, summary, command):
     return "\n".join(out) + "\n"
 
 
+def tuned_markdown(tuned, merged, command):
+    """The tuned-plan run (bench/run.py --tuning-db --search) beside the
+    default-plan run: per problem the default plan's and the tuned plan's
+    time measured by the search in the same session, the tuned plan's time
+    by the benchmark protocol, the search's size and seconds."""
+    default = {e["name"]: e for e in merged["problems"]}
+    env = tuned.get("environment", {})
+    protocol = tuned.get("protocol", {})
+    out = ["", "## Tuned plans (plan search, docs/tuning.md)", "",
+           "QiMeng %s, %s, %s; search of up to %s candidates per kernel "
+           "(`--qimeng-search=%s`), each verified against the reference and "
+           "timed by the same protocol as above. \"search: default → "
+           "best\" are the search's own measurements of the built-in plan "
+           "and of the plan it kept, in one session; \"tuned ms\" is the "
+           "kept plan timed again by the benchmark, \"default run ms\" the "
+           "run of record above." % (
+               env.get("qimeng", "?"), env.get("gpu", "?"),
+               env.get("date", "?"), protocol.get("search", "?"),
+               protocol.get("search", "?"))]
+    if command:
+        out.append("Reproduce: `%s`" % command)
+    out += ["", "| problem | correct | default run ms | search: default → "
+            "best ms | search speedup | tuned ms | eager ms | tuned vs eager"
+            " | measured | search s | kept |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    speedups, seconds = [], []
+    for entry in tuned["problems"]:
+        t = entry.get("tuning", {})
+        base = default.get(entry["name"], {})
+        q = ms(entry, "qimeng")
+        if t.get("speedup"):
+            speedups.append(t["speedup"])
+        if t.get("seconds"):
+            seconds.append(t["seconds"])
+        out.append("| %s | %s | %s | %s → %s | %s | %s | %s | %s | %s | %s "
+                   "| %s |" % (
+                       entry["name"],
+                       "yes" if entry.get("correct") else "**no**",
+                       fmt(ms(base, "qimeng"), 3),
+                       fmt(t.get("default_ms"), 3), fmt(t.get("time_ms"), 3),
+                       fmt(t.get("speedup"), 3, "×"), fmt(q, 3),
+                       fmt(ms(entry, "eager"), 3),
+                       fmt(speedup(entry, "eager"), 3, "×"),
+                       t.get("measured", "–"), fmt(t.get("seconds"), 3),
+                       ("`%s`" % t["best"]) if t.get("best") else
+                       t.get("source", "–")))
+    if speedups:
+        out += ["", "Geomean search speedup over the built-in plan: %s over "
+                "%d kernels; search seconds per kernel: median %s, max %s." % (
+                    fmt(geomean(speedups), 3, "×"), len(speedups),
+                    fmt(sorted(seconds)[len(seconds) // 2], 3),
+                    fmt(max(seconds), 3))]
+    failures = [e for e in tuned["problems"] if e.get("error")]
+    for entry in failures:
+        out.append("- %s: %s" % (entry["name"], entry["error"]))
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+")
+    parser.add_argument("--tuned", help="a tuned-plan run to show beside")
+    parser.add_argument("--tuned-command", default="",
+                        help="the command that produced the tuned run")
     parser.add_argument("--out", default="-")
     parser.add_argument("--json", help="also write the merged results here")
     parser.add_argument("--command", default="",
@@ -201,6 +262,9 @@ def main():
     merged = merge(args.results)
     merged["summary"] = summarize(merged)
     text = markdown(merged, merged["summary"], args.command)
+    if args.tuned:
+        with open(args.tuned) as f:
+            text += tuned_markdown(json.load(f), merged, args.tuned_command)
     if args.out == "-":
         sys.stdout.write(text)
     else:
