@@ -4,6 +4,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Runtime/CudaDriver.h"
+#include "QiMeng/Verifier/TempDirectory.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -164,26 +165,6 @@ bool findPtxas() {
   return llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas");
 }
 
-/// A directory of its own that goes away with this object.
-class ScratchDir {
-public:
-  std::error_code create() {
-    return llvm::sys::fs::createUniqueDirectory("qimeng-search", dir);
-  }
-  ~ScratchDir() {
-    if (!dir.empty())
-      llvm::sys::fs::remove_directories(dir);
-  }
-  std::string in(const llvm::Twine &name) const {
-    llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  }
-
-private:
-  llvm::SmallString<128> dir;
-};
-
 llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     os << text;
@@ -261,8 +242,8 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                          selection.generated, selection.illegal,
                          selection.pruned, selection.candidates.size()));
 
-  ScratchDir dir;
-  if (std::error_code ec = dir.create())
+  TempDirectory dir;
+  if (std::error_code ec = dir.create("qimeng-search"))
     return finish("cannot create a scratch directory: " + ec.message());
   std::string why;
   std::string referenceText =

@@ -2,6 +2,8 @@
 
 #include "QiMeng/Verifier/VerifyStep.h"
 
+#include "QiMeng/Verifier/TempDirectory.h"
+
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -132,34 +134,12 @@ static std::string lastLogLine(StringRef path) {
   return last.empty() ? "" : ": " + last.str();
 }
 
-/// A directory of its own that goes away with this object.
-namespace {
-class TempDir {
-public:
-  std::error_code create() {
-    return llvm::sys::fs::createUniqueDirectory("qimeng-step", dir);
-  }
-  ~TempDir() {
-    if (!dir.empty())
-      llvm::sys::fs::remove_directories(dir);
-  }
-  std::string in(llvm::StringRef name) const {
-    llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  }
-
-private:
-  llvm::SmallString<128> dir;
-};
-} // namespace
-
 StepResult mlir::qimeng::verifyStep(ModuleOp candidate, ModuleOp reference,
                                     llvm::StringRef entry,
                                     const StepOptions &options) {
   StepResult result;
-  TempDir dir;
-  if (std::error_code ec = dir.create()) {
+  TempDirectory dir;
+  if (std::error_code ec = dir.create("qimeng-step")) {
     result.reason = "cannot create a temporary directory: " + ec.message();
     return result;
   }
@@ -190,8 +170,8 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
                        "PATH)");
   // The report and qimeng-run's output, in a directory of their own that
   // goes away however this returns.
-  TempDir dir;
-  if (std::error_code ec = dir.create())
+  TempDirectory dir;
+  if (std::error_code ec = dir.create("qimeng-step"))
     return couldNotRun("cannot create a temporary directory: " + ec.message());
   std::string reportPath = dir.in("report.json"),
               logPath = dir.in("output.log");
@@ -266,8 +246,8 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
                               "it on PATH)");
   size_t next = 0;
   while (next < count) {
-    TempDir dir;
-    if (std::error_code ec = dir.create())
+    TempDirectory dir;
+    if (std::error_code ec = dir.create("qimeng-step"))
       return couldNotRunFrom(next, "cannot create a temporary directory: " +
                                        ec.message());
     std::string listPath = dir.in("candidates.txt"),

@@ -404,7 +404,8 @@ int main(int argc, char **argv) {
           .str();
     };
 
-    if (!candidatesFile.empty()) {
+    // The command line's checks (after the inputs are read).
+    auto getVerifyOptions = [&] {
       VerifyOptions verifyOptions;
       verifyOptions.trials = trials;
       verifyOptions.seed = seed;
@@ -414,9 +415,11 @@ int main(int argc, char **argv) {
       if (timeIt)
         verifyOptions.timing = timing;
       verifyOptions.timeReference = !noReferenceTiming;
-      return verifyCandidates(context, *module, entry, verifyOptions,
+      return verifyOptions;
+    };
+    if (!candidatesFile.empty())
+      return verifyCandidates(context, *module, entry, getVerifyOptions(),
                               describeDevice);
-    }
     if (verify) {
       OwningOpRef<ModuleOp> referenceModule;
       llvm::SourceMgr referenceSources;
@@ -434,17 +437,8 @@ int main(int argc, char **argv) {
       if (llvm::Error err = readInputs((*verifier)->getArgTypes()))
         return fail(std::move(err));
       std::string device = describeDevice();
-      VerifyOptions verifyOptions;
-      verifyOptions.trials = trials;
-      verifyOptions.seed = seed;
-      verifyOptions.run = options;
-      if (absTol.getNumOccurrences() || relTol.getNumOccurrences())
-        verifyOptions.tolerance = Tolerance{absTol, relTol};
-      if (timeIt)
-        verifyOptions.timing = timing;
-      verifyOptions.timeReference = !noReferenceTiming;
       llvm::Expected<VerifyReport> verified =
-          (*verifier)->verify(verifyOptions);
+          (*verifier)->verify(getVerifyOptions());
       if (!verified)
         return fail(verified.takeError());
       report["verify"] = toJSON(*verified);

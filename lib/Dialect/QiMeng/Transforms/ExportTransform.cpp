@@ -64,6 +64,22 @@ std::string handleTypes(size_t count) {
   return llvm::join(types, ", ");
 }
 
+/// Binds `names` to the payload ops of `source`, one each: a cast for one,
+/// a split_handle for more.
+void emitSplit(llvm::raw_ostream &os, StringRef source,
+               ArrayRef<std::string> names) {
+  if (names.size() == 1) {
+    os << llvm::formatv("    {0} = transform.cast {1} : !transform.any_op to "
+                        "!transform.any_op\n",
+                        names.front(), source);
+    return;
+  }
+  os << llvm::formatv("    {0} = transform.split_handle {1} : "
+                      "(!transform.any_op) -> ({2})\n",
+                      llvm::join(names, ", "), source,
+                      handleTypes(names.size()));
+}
+
 /// Tags the linalg ops of the function `func` (a handle) as the planner
 /// did, checking each op's name: the script fails with a clear message on
 /// an input that is not the one planned.
@@ -86,18 +102,10 @@ std::string emitTagging(const KernelExport &k, StringRef func) {
                       "    transform.match.param.cmpi eq %count_{0}, "
                       "%expected_{0} : !transform.param<i64>\n",
                       k.name, n);
-  if (n == 1)
-    os << llvm::formatv("    %root_{0}_0 = transform.cast %ops_{0} : "
-                        "!transform.any_op to !transform.any_op\n",
-                        k.name);
-  else {
-    SmallVector<std::string> names;
-    for (size_t i = 0; i < n; ++i)
-      names.push_back(llvm::formatv("%root_{0}_{1}", k.name, i).str());
-    os << llvm::formatv("    {0} = transform.split_handle %ops_{1} : "
-                        "(!transform.any_op) -> ({2})\n",
-                        llvm::join(names, ", "), k.name, handleTypes(n));
-  }
+  SmallVector<std::string> names;
+  for (size_t i = 0; i < n; ++i)
+    names.push_back(llvm::formatv("%root_{0}_{1}", k.name, i).str());
+  emitSplit(os, "%ops_" + k.name, names);
   for (auto [i, root] : llvm::enumerate(k.roots))
     os << llvm::formatv(
         "    transform.match.operation_name %root_{0}_{1} [{2}] : "
@@ -121,7 +129,7 @@ std::string emitInterpreterScript(ArrayRef<KernelExport> kernels) {
         "// Apply to the original input:\n"
         "//   mlir-opt in.mlir --transform-preload-library="
         "transform-library-paths=THIS_FILE \\\n"
-        "//     --transform-interpreter\n"
+        "//     --transform-interpreter=disable-expensive-checks\n"
         "module attributes {transform.with_named_sequence} {\n";
   for (const KernelExport &k : kernels)
     os << k.sequences;
@@ -189,18 +197,10 @@ std::string emitIREESpec(ArrayRef<KernelExport> kernels) {
                         "    transform.match.param.cmpi eq %count, %expected "
                         ": !transform.param<i64>\n",
                         k.roots.size());
-    size_t n = k.roots.size();
-    if (n == 1)
-      os << "    %root0 = transform.cast %ops : !transform.any_op to "
-            "!transform.any_op\n";
-    else {
-      SmallVector<std::string> names;
-      for (size_t i = 0; i < n; ++i)
-        names.push_back("%root" + std::to_string(i));
-      os << llvm::formatv("    {0} = transform.split_handle %ops : "
-                          "(!transform.any_op) -> ({1})\n",
-                          llvm::join(names, ", "), handleTypes(n));
-    }
+    SmallVector<std::string> names;
+    for (size_t i = 0; i < k.roots.size(); ++i)
+      names.push_back("%root" + std::to_string(i));
+    emitSplit(os, "%ops", names);
     for (auto [i, root] : llvm::enumerate(k.roots)) {
       os << llvm::formatv("    transform.match.operation_name %root{0} [{1}] "
                           ": !transform.any_op\n",
