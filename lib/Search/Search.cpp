@@ -419,6 +419,16 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       break;
     }
     MeasuredCandidate &m = result.measured[best];
+    if (verified.status == StepStatus::CouldNotRun) {
+      // Nothing is known against it: keep it out of the database and out
+      // of the choice.
+      m.correct = false;
+      m.verdict = "could-not-run";
+      m.reason = "the final check could not run: " + verified.reason;
+      progress("the final check of [" + m.candidate.moves +
+               "] could not run (" + verified.reason + "); trying the next");
+      continue;
+    }
     m.correct = false;
     m.verdict = "fail";
     m.reason = "failed the final check with " +

@@ -358,23 +358,38 @@ llvm::Expected<std::unique_ptr<TuningDB>> TuningDB::open(llvm::StringRef path,
       return fail("the database is damaged (" + verdict +
                   "); move it away or choose another file with --tuning-db");
   }
-  Statement version(result->db, "PRAGMA user_version");
-  if (!version.ok() || version.step() != SQLITE_ROW)
-    return result->error("cannot read the schema version");
-  int64_t userVersion = version.integer(0);
-  Statement tables(result->db, "SELECT count(*) FROM sqlite_master");
-  if (!tables.ok() || tables.step() != SQLITE_ROW)
-    return result->error("cannot read the schema");
-  bool empty = tables.integer(0) == 0;
-  if (!empty && userVersion != kSchemaVersion)
+  // The schema: an empty file, or ours (user_version and the table). The
+  // statements are finished before anything else runs: SQLite will not
+  // change the journal mode, or wait for a write lock, while they are open.
+  int64_t userVersion = 0, objects = 0, ours = 0;
+  {
+    Statement version(result->db, "PRAGMA user_version");
+    if (!version.ok() || version.step() != SQLITE_ROW)
+      return result->error("cannot read the schema version");
+    userVersion = version.integer(0);
+  }
+  {
+    Statement tables(result->db,
+                     "SELECT count(*), sum(type = 'table' AND name = "
+                     "'candidates') FROM sqlite_master");
+    if (!tables.ok() || tables.step() != SQLITE_ROW)
+      return result->error("cannot read the schema");
+    objects = tables.integer(0);
+    ours = tables.integer(1);
+  }
+  bool empty = objects == 0;
+  if (!empty && (userVersion != kSchemaVersion || ours != 1))
     return fail(llvm::formatv("not a QiMeng tuning database of schema {0} "
                               "(user_version {1})",
                               kSchemaVersion, userVersion)
                     .str());
   // WAL lets readers go on while one compile writes; it is kept in the
-  // file, so setting it once is enough (it fails harmlessly read-only).
-  if (llvm::Error err = result->exec("PRAGMA journal_mode=WAL"))
-    llvm::consumeError(std::move(err));
+  // file, so setting it once is enough (a read-only file keeps its mode).
+  {
+    Statement wal(result->db, "PRAGMA journal_mode=WAL");
+    if (wal.ok())
+      (void)wal.step();
+  }
   if (empty) {
     if (llvm::Error err = result->exec(
             "BEGIN IMMEDIATE;"

@@ -13,7 +13,11 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <sys/wait.h>
+#include <thread>
 
 extern char **environ;
 
@@ -97,9 +101,26 @@ static void appendCheckOptions(const StepOptions &options,
   }
 }
 
+/// The CUDA_VISIBLE_DEVICES entry of the GPU this process numbers `ordinal`:
+/// the ordinal-th entry of its own CUDA_VISIBLE_DEVICES when set (ordinals
+/// count the visible GPUs only), else the ordinal itself.
+static std::string getVisibleDevice(int ordinal) {
+  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!visible || !*visible)
+    return std::to_string(ordinal);
+  SmallVector<StringRef> entries;
+  StringRef(visible).split(entries, ',');
+  if (ordinal >= 0 && size_t(ordinal) < entries.size())
+    return entries[ordinal].trim().str();
+  return std::to_string(ordinal);
+}
+
 /// Runs `args` (tool first) with its output in `logPath`, on GPU `device`
 /// when given (the only one it sees), killed after `seconds`. Returns the
-/// exit code (-1 when it could not be started: `execError` says why).
+/// exit code (-1 when it could not be started: `execError` says why; -2
+/// when it was killed). Waits by polling its own child: several threads may
+/// run tools at once (one per GPU), and a wait with a time limit through
+/// llvm::sys::Wait would share the process's one alarm among them.
 static int runTool(const std::string &tool, ArrayRef<std::string> args,
                    StringRef logPath, std::optional<int> device,
                    unsigned seconds, std::string *execError = nullptr) {
@@ -112,14 +133,36 @@ static int runTool(const std::string &tool, ArrayRef<std::string> args,
     for (char **var = environ; *var; ++var)
       if (!llvm::StringRef(*var).starts_with("CUDA_VISIBLE_DEVICES="))
         variables.push_back(*var);
-    variables.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(*device));
+    variables.push_back("CUDA_VISIBLE_DEVICES=" + getVisibleDevice(*device));
     environment.emplace(variables.begin(), variables.end());
   }
-  return llvm::sys::ExecuteAndWait(
+  bool failed = false;
+  llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
       tool, argRefs,
       environment ? std::optional<llvm::ArrayRef<llvm::StringRef>>(*environment)
                   : std::nullopt,
-      redirects, seconds, 0, execError);
+      redirects, 0, execError, &failed);
+  if (failed || child.Pid == llvm::sys::ProcessInfo::InvalidPid)
+    return -1;
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (true) {
+    int status = 0;
+    pid_t done = waitpid(child.Pid, &status, WNOHANG);
+    if (done == child.Pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+    if (done < 0) {
+      if (execError)
+        *execError = "lost the child process";
+      return -1;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(child.Pid, SIGKILL);
+      waitpid(child.Pid, &status, 0);
+      return -2;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 /// ": <the last line of the file>", or "" when it is empty or missing.
@@ -334,10 +377,13 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
       next += done;
       continue;
     }
-    // Nothing ran at all: no GPU, or the reference itself failed.
-    if (done == 0 && (status == "no-gpu" || status == "reference-error" ||
-                      (status == "error" && code != 3)))
-      return couldNotRunFrom(next, message);
+    // Only a crash or a time-out is the next candidate's doing; anything
+    // else (no GPU, a reference that fails, a tool that stopped early) says
+    // nothing about the candidates left.
+    bool candidateFault = status == "crash" || status == "timeout" ||
+                          code == -2 || (status == "error" && code == 3);
+    if (!candidateFault)
+      return couldNotRunFrom(next + done, message);
     // Candidate `next + done` stopped the run (its line may say why).
     StepResult &stopper = results[next + done];
     if (stopper.reason.empty()) {

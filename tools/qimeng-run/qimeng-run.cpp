@@ -221,6 +221,9 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
                      llvm::function_ref<std::string()> describeDevice) {
   if (candidatesReport.empty())
     return fail("--candidates needs --candidates-report");
+  if (!inputs.empty())
+    return fail("--input cannot be used with --candidates (every candidate "
+                "gets the seeded inputs of each trial)");
   auto list = llvm::MemoryBuffer::getFile(candidatesFile);
   if (!list)
     return fail("cannot read " + candidatesFile + ": " +

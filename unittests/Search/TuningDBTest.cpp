@@ -96,6 +96,8 @@ TEST_F(TuningDBTest, StoresAndFindsTheFastestCorrectPlan) {
                   record('a', 32, 0.5, false), record('b', 16, 0.1)});
   ASSERT_TRUE(bool(added)) << llvm::toString(added.takeError());
   EXPECT_EQ(*added, 4u);
+  // Write-ahead logging (concurrent readers while one compile writes).
+  EXPECT_TRUE(llvm::sys::fs::exists(path("t.db-wal")));
   // The same measurement again is not stored twice.
   llvm::Expected<unsigned> again = db->insert({record('a', 128, 1.0)});
   ASSERT_TRUE(bool(again));

@@ -79,8 +79,10 @@ StepResult verifyStepFiles(llvm::StringRef candidate, llvm::StringRef reference,
 /// verifyStepFiles for several lowered candidates against one reference, in
 /// one qimeng-run (--candidates) that compiles the reference and runs it
 /// once per seed for all of them; a candidate that faults, crashes or hangs
-/// fails alone and the rest go on in a fresh process. `options.timeoutSeconds`
-/// is per candidate. One result per candidate, in order.
+/// fails alone and the rest go on in a fresh process. A process gets
+/// `options.timeoutSeconds` times the candidates it is given (a candidate
+/// that hangs holds the GPU that long before it is killed). One result per
+/// candidate, in order.
 std::vector<StepResult> verifyStepBatch(llvm::ArrayRef<std::string> candidates,
                                         llvm::StringRef reference,
                                         llvm::StringRef entry,

@@ -41,7 +41,12 @@ std::string now() {
 /// null when it does not build (the old plan then stays).
 PlanOp replacePlan(PlanOp plan, const llvm::json::Value &json,
                    llvm::StringRef provenance, std::string &why) {
-  llvm::json::Object object = *json.getAsObject();
+  const llvm::json::Object *stored = json.getAsObject();
+  if (!stored) {
+    why = "the stored plan is not a JSON object";
+    return nullptr;
+  }
+  llvm::json::Object object = *stored;
   object["provenance"] = provenance;
   object["kernel"] = plan.getKernel();
   OpBuilder builder(plan);
@@ -143,8 +148,14 @@ private:
 
     llvm::Expected<std::optional<TuningRecord>> stored = db.findBest(key);
     if (!stored) {
-      kernel.emitError() << llvm::toString(stored.takeError());
-      return failure();
+      // A broken cache must not break compiles that only read it.
+      std::string message = llvm::toString(stored.takeError());
+      if (options.searchCandidates > 0) {
+        kernel.emitError() << message;
+        return failure();
+      }
+      kernel.emitWarning() << message << "; compiling without tuned plans";
+      return success();
     }
     if (*stored) {
       const TuningRecord &best = **stored;
