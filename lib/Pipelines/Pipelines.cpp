@@ -4,6 +4,7 @@
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
+#include "QiMeng/Target/CudaToolkit.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -14,9 +15,6 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -184,29 +182,6 @@ void addLowerToNVVM(OpPassManager &pm,
         "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline did not parse"));
 }
 
-/// Upstream's serialization links libdevice (GPU math) from the CUDA toolkit
-/// named by CUDA_ROOT, CUDA_HOME or CUDA_PATH, and silently links nothing
-/// when none is set. When none is, use the toolkit of the `ptxas` on PATH,
-/// else /usr/local/cuda, if it has libdevice (set for this process only).
-void useFoundCudaToolkit() {
-  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (const char *value = std::getenv(var); value && *value)
-      return;
-  SmallVector<std::string> candidates;
-  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
-    candidates.push_back(std::string(
-        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))));
-  candidates.push_back("/usr/local/cuda");
-  for (const std::string &root : candidates) {
-    SmallString<128> libdevice(root);
-    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-    if (llvm::sys::fs::exists(libdevice)) {
-      ::setenv("CUDA_HOME", root.c_str(), /*overwrite=*/0);
-      return;
-    }
-  }
-}
-
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options) {
   StringRef format = options.format;
@@ -237,7 +212,8 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
     launches.output = options.launchManifest;
     pm.addPass(qimeng::createQiMengExportLaunchesPass(launches));
   }
-  useFoundCudaToolkit();
+  // Upstream links libdevice only from a toolkit named in the environment.
+  qimeng::useFoundCudaToolkit();
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

@@ -4,6 +4,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Runtime/CudaDriver.h"
+#include "QiMeng/Target/CudaToolkit.h"
 #include "QiMeng/Verifier/TempDirectory.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -17,7 +18,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -150,21 +150,6 @@ CompiledCandidate compileCandidate(const DialectRegistry &registry,
   return result;
 }
 
-/// Whether lower-to-nvvm can run ptxas: the CUDA toolkit named by
-/// CUDA_HOME (or CUDA_ROOT, CUDA_PATH), the ptxas on PATH, or
-/// /usr/local/cuda (where --lower-to-nvvm looks).
-bool findPtxas() {
-  for (const char *var : {"CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"})
-    if (const char *root = std::getenv(var); root && *root) {
-      llvm::SmallString<128> path(root);
-      llvm::sys::path::append(path, "bin", "ptxas");
-      return llvm::sys::fs::can_execute(path);
-    }
-  if (llvm::sys::findProgramByName("ptxas"))
-    return true;
-  return llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas");
-}
-
 llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     os << text;
@@ -257,7 +242,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   // driver to compile PTX (a second or more for a large matmul kernel).
   std::string format = options.format;
   if (format.empty())
-    format = findPtxas() ? "bin" : "isa";
+    format = hasPtxas() ? "bin" : "isa";
   size_t count = selection.candidates.size();
   std::vector<std::string> texts(count), errors(count);
   for (size_t i = 0; i < count; ++i)

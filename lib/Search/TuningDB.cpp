@@ -47,28 +47,31 @@ static llvm::json::Value optionalNumber(std::optional<double> value) {
   return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
 }
 
+llvm::json::Value mlir::qimeng::toJSON(const Reward &reward) {
+  return llvm::json::Object{{"compile", reward.compile},
+                            {"correct", reward.correct},
+                            {"speedup", reward.speedup},
+                            {"total", reward.total()}};
+}
+
 llvm::json::Value mlir::qimeng::toJSON(const TuningRecord &record) {
-  return llvm::json::Object{
-      {"fingerprint", record.key.fingerprint},
-      {"gpu", record.key.gpu},
-      {"chip", record.key.chip},
-      {"version", record.key.version},
-      {"kernel", record.kernel},
-      {"family", record.family},
-      {"features", record.features},
-      {"plan", record.plan},
-      {"source", record.source},
-      {"compiled", record.compiled},
-      {"correct", record.correct},
-      {"time_ms", optionalNumber(record.timeMs)},
-      {"default_ms", optionalNumber(record.defaultMs)},
-      {"reward", llvm::json::Object{{"compile", record.reward.compile},
-                                    {"correct", record.reward.correct},
-                                    {"speedup", record.reward.speedup},
-                                    {"total", record.reward.total()}}},
-      {"verdict", record.verdict},
-      {"reason", record.reason},
-      {"measured_at", record.measuredAt}};
+  return llvm::json::Object{{"fingerprint", record.key.fingerprint},
+                            {"gpu", record.key.gpu},
+                            {"chip", record.key.chip},
+                            {"version", record.key.version},
+                            {"kernel", record.kernel},
+                            {"family", record.family},
+                            {"features", record.features},
+                            {"plan", record.plan},
+                            {"source", record.source},
+                            {"compiled", record.compiled},
+                            {"correct", record.correct},
+                            {"time_ms", optionalNumber(record.timeMs)},
+                            {"default_ms", optionalNumber(record.defaultMs)},
+                            {"reward", toJSON(record.reward)},
+                            {"verdict", record.verdict},
+                            {"reason", record.reason},
+                            {"measured_at", record.measuredAt}};
 }
 
 llvm::Expected<TuningRecord>
@@ -159,10 +162,7 @@ llvm::json::Value mlir::qimeng::toExperienceJSON(const TuningRecord &record) {
       {"version", record.key.version},
       {"source", record.source},
       {"steps", std::move(steps)},
-      {"reward", llvm::json::Object{{"compile", record.reward.compile},
-                                    {"correct", record.reward.correct},
-                                    {"speedup", record.reward.speedup},
-                                    {"total", record.reward.total()}}},
+      {"reward", toJSON(record.reward)},
       {"outcome",
        llvm::json::Object{{"compiled", record.compiled},
                           {"correct", record.correct},
@@ -299,6 +299,12 @@ std::string TuningDB::getDefaultPath() {
     dir = ".";
   llvm::sys::path::append(dir, "qimeng", "tuning.db");
   return std::string(dir);
+}
+
+std::optional<std::string> TuningDB::getPath(llvm::StringRef option) {
+  if (option == "off")
+    return std::nullopt;
+  return option.empty() ? getDefaultPath() : option.str();
 }
 
 llvm::Error TuningDB::error(llvm::StringRef what) const {

@@ -163,19 +163,10 @@ SharedReference::create(ModuleOp original, llvm::StringRef entry,
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
                  std::shared_ptr<SharedReference> reference) {
-  std::unique_ptr<Verifier> verifier(new Verifier());
   auto candidate = Runner::create(module, entry, RunnerMode::Planned);
   if (!candidate)
     return candidate.takeError();
-  Runner &runner = reference->getRunner();
-  if ((*candidate)->getArgTypes() != runner.getArgTypes() ||
-      (*candidate)->getResultTypes() != runner.getResultTypes())
-    return llvm::createStringError("@" + entry +
-                                   " has another signature in the reference");
-  verifier->candidate = std::move(*candidate);
-  verifier->reference = &runner;
-  verifier->shared = std::move(reference);
-  return verifier;
+  return assemble(std::move(*candidate), std::move(reference), entry);
 }
 
 llvm::Expected<std::unique_ptr<Verifier>>
@@ -194,15 +185,22 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
                               referenceOn);
   if (!reference)
     return reference.takeError();
-  Runner &runner = (*reference)->getRunner();
-  if ((*candidate)->getArgTypes() != runner.getArgTypes() ||
-      (*candidate)->getResultTypes() != runner.getResultTypes())
+  return assemble(std::move(*candidate), std::move(*reference), entry);
+}
+
+llvm::Expected<std::unique_ptr<Verifier>>
+Verifier::assemble(std::unique_ptr<Runner> candidate,
+                   std::shared_ptr<SharedReference> reference,
+                   llvm::StringRef entry) {
+  Runner &runner = reference->getRunner();
+  if (candidate->getArgTypes() != runner.getArgTypes() ||
+      candidate->getResultTypes() != runner.getResultTypes())
     return llvm::createStringError("@" + entry +
                                    " has another signature in the reference");
   std::unique_ptr<Verifier> verifier(new Verifier());
-  verifier->candidate = std::move(*candidate);
+  verifier->candidate = std::move(candidate);
   verifier->reference = &runner;
-  verifier->shared = std::move(*reference);
+  verifier->shared = std::move(reference);
   return verifier;
 }
 

@@ -165,6 +165,17 @@ static int runTool(const std::string &tool, ArrayRef<std::string> args,
   }
 }
 
+/// The timings of `result`'s report ("verify": {"timing": ...}), if any.
+static void readTimings(StepResult &result) {
+  const llvm::json::Object *verify = result.report.getObject("verify");
+  const llvm::json::Object *timing =
+      verify ? verify->getObject("timing") : nullptr;
+  if (!timing)
+    return;
+  result.candidateTiming = timingFromJSON(timing->get("candidate"));
+  result.referenceTiming = timingFromJSON(timing->get("reference"));
+}
+
 /// ": <the last line of the file>", or "" when it is empty or missing.
 static std::string lastLogLine(StringRef path) {
   auto text = llvm::MemoryBuffer::getFile(path);
@@ -253,11 +264,7 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
   result.report = std::move(*parsed->getAsObject());
   llvm::StringRef status = result.report.getString("status").value_or("error");
   result.reason = result.report.getString("message").value_or("").str();
-  if (const llvm::json::Object *verify = result.report.getObject("verify"))
-    if (const llvm::json::Object *timing = verify->getObject("timing")) {
-      result.candidateTiming = timingFromJSON(timing->get("candidate"));
-      result.referenceTiming = timingFromJSON(timing->get("reference"));
-    }
+  readTimings(result);
   if (status == "pass") {
     result.status = StepStatus::Pass;
     result.reason.clear();
@@ -342,13 +349,9 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
         llvm::StringRef status = line->getString("status").value_or("error");
         result.status = status == "pass" ? StepStatus::Pass : StepStatus::Fail;
         result.reason = line->getString("message").value_or("").str();
-        if (const llvm::json::Object *verify = line->getObject("verify")) {
-          result.report = llvm::json::Object(*verify);
-          if (const llvm::json::Object *timing = verify->getObject("timing")) {
-            result.candidateTiming = timingFromJSON(timing->get("candidate"));
-            result.referenceTiming = timingFromJSON(timing->get("reference"));
-          }
-        }
+        // The candidate's line is its report (status, message, verify).
+        result.report = llvm::json::Object(*line);
+        readTimings(result);
         done = size_t(*index) + 1;
         stoppedAtLine = status == "error";
       }

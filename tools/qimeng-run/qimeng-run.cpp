@@ -214,6 +214,19 @@ int runIsolated(unsigned seconds, llvm::function_ref<int()> work) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/// "@entry does not match the reference: trial seed S: why", naming where it
+/// went wrong first (what a fix, or a repair round, needs).
+std::string describeMismatch(llvm::StringRef entry,
+                             const VerifyReport &report) {
+  std::string where;
+  for (const TrialReport &trial : report.trials)
+    if (!trial.ok) {
+      where = llvm::formatv(": trial seed {0}: {1}", trial.seed, trial.reason);
+      break;
+    }
+  return ("@" + entry + " does not match the reference" + where).str();
+}
+
 /// --candidates: every listed module against `original`, one JSON line each
 /// in --candidates-report as it is done (a crash loses only the one it hit).
 int verifyCandidates(MLIRContext &context, ModuleOp original,
@@ -272,16 +285,8 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
                                   "verified before it",
                                   i, path, verified));
     }
-    std::string why;
-    for (const TrialReport &trial : result->trials)
-      if (!trial.ok) {
-        why = llvm::formatv("trial seed {0}: {1}", trial.seed, trial.reason);
-        break;
-      }
     line["status"] = result->ok ? "pass" : "fail";
-    line["message"] = result->ok ? ""
-                                 : "@" + entry.str() +
-                                       " does not match the reference: " + why;
+    line["message"] = result->ok ? "" : describeMismatch(entry, *result);
     line["verify"] = toJSON(*result);
     if (!emit(std::move(line)))
       return fail("cannot write " + candidatesReport);
@@ -476,18 +481,8 @@ int main(int argc, char **argv) {
       if (verified->suspiciousSpeedup)
         llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
                         "faster than the reference\n";
-      if (!verified->ok) {
-        // Where it went wrong first: what a fix (or a repair round) needs.
-        std::string where;
-        for (const TrialReport &trial : verified->trials)
-          if (!trial.ok) {
-            where = llvm::formatv(": trial seed {0}: {1}", trial.seed,
-                                  trial.reason);
-            break;
-          }
-        return finish(1, "fail",
-                      "@" + entry + " does not match the reference" + where);
-      }
+      if (!verified->ok)
+        return finish(1, "fail", describeMismatch(entry, *verified));
       return finish(0, "pass",
                     llvm::formatv("@{0} matches the reference in {1} trial(s)",
                                   entry, verified->trials.size()));

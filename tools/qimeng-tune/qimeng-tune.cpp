@@ -103,10 +103,12 @@ int main(int argc, char **argv) {
                 "'; expected list, export, import or export-experience");
   if (needsFile && file.empty())
     return fail(command + " needs a FILE ('-' for the standard streams)");
-  std::string path = dbPath.empty() ? TuningDB::getDefaultPath() : dbPath;
+  std::optional<std::string> path = TuningDB::getPath(dbPath);
+  if (!path)
+    return fail("--tuning-db=off names no database");
   // Only an import creates the database.
   llvm::Expected<std::unique_ptr<TuningDB>> db =
-      TuningDB::open(path, /*create=*/command == "import");
+      TuningDB::open(*path, /*create=*/command == "import");
   if (!db)
     return fail(llvm::toString(db.takeError()));
   if (command == "list")
@@ -121,7 +123,7 @@ int main(int argc, char **argv) {
     if (!added)
       return fail(llvm::toString(added.takeError()));
     llvm::errs() << llvm::formatv("qimeng-tune: {0} new records in {1}\n",
-                                  *added, path);
+                                  *added, *path);
     return 0;
   }
   return exportExperience(**db);

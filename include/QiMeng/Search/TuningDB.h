@@ -51,6 +51,9 @@ struct Reward {
 Reward computeReward(bool compiled, bool correct,
                      std::optional<double> speedup);
 
+/// {"compile", "correct", "speedup", "total"}.
+llvm::json::Value toJSON(const Reward &reward);
+
 /// One measured candidate.
 struct TuningRecord {
   TuningKey key;
@@ -107,6 +110,10 @@ public:
 
   /// $XDG_CACHE_HOME/qimeng/tuning.db (else ~/.cache/qimeng/tuning.db).
   static std::string getDefaultPath();
+
+  /// The file of --tuning-db=`option`: the default path for "", none for
+  /// "off".
+  static std::optional<std::string> getPath(llvm::StringRef option);
 
   /// Opens (and with `create`, creates with its directory) the database at
   /// `path` and checks it; a file that is not a QiMeng tuning database, or

@@ -178,6 +178,12 @@ public:
   }
 
 private:
+  /// A verifier of `candidate` against `reference` once their signatures
+  /// are checked to agree.
+  static llvm::Expected<std::unique_ptr<Verifier>>
+  assemble(std::unique_ptr<Runner> candidate,
+           std::shared_ptr<SharedReference> reference, llvm::StringRef entry);
+
   std::unique_ptr<Runner> candidate;
   std::shared_ptr<SharedReference> shared;
   Runner *reference = nullptr;

@@ -82,7 +82,8 @@ StepResult verifyStepFiles(llvm::StringRef candidate, llvm::StringRef reference,
 /// fails alone and the rest go on in a fresh process. A process gets
 /// `options.timeoutSeconds` times the candidates it is given (a candidate
 /// that hangs holds the GPU that long before it is killed). One result per
-/// candidate, in order.
+/// candidate, in order; a result's report is the candidate's line of
+/// `qimeng-run --candidates-report` (status, message, verify).
 std::vector<StepResult> verifyStepBatch(llvm::ArrayRef<std::string> candidates,
                                         llvm::StringRef reference,
                                         llvm::StringRef entry,

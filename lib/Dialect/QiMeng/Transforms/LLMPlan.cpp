@@ -35,32 +35,47 @@ nlohmann::json planJSON(PlanOp plan) {
       llvm::to_string(llvm::json::Value(planToJSON(plan))), nullptr, false);
 }
 
-/// In-context examples for `kernel`'s prompt: the tuning database's best
-/// plans of the nearest kernels of its family on this GPU (none without a
-/// database, or when it cannot be read).
-std::vector<TunedExample> findTunedExamples(func::FuncOp kernel,
-                                            StringRef target) {
-  const CompileOptions &options = CompileSession::get().getOptions();
-  if (options.tuningDB == "off")
-    return {};
-  std::string path =
-      options.tuningDB.empty() ? TuningDB::getDefaultPath() : options.tuningDB;
-  if (!llvm::sys::fs::exists(path))
-    return {};
-  llvm::Expected<std::unique_ptr<TuningDB>> db = TuningDB::open(path, false);
-  if (!db) {
-    llvm::consumeError(db.takeError());
-    return {};
-  }
+/// What the tuning database can show the LLM planner: the database (null
+/// without one, or when it cannot be read) and the GPU it is asked about.
+struct TunedExampleSource {
+  std::unique_ptr<TuningDB> db;
   std::string gpu;
-  if (llvm::Expected<SearchDevices> devices = findSearchDevices())
-    gpu = devices->name;
-  else
-    llvm::consumeError(devices.takeError());
+
+  /// Opens the database of this compile, if it exists.
+  static TunedExampleSource open() {
+    TunedExampleSource source;
+    std::optional<std::string> path =
+        TuningDB::getPath(CompileSession::get().getOptions().tuningDB);
+    if (!path || !llvm::sys::fs::exists(*path))
+      return source;
+    llvm::Expected<std::unique_ptr<TuningDB>> db =
+        TuningDB::open(*path, /*create=*/false);
+    if (!db) {
+      llvm::consumeError(db.takeError());
+      return source;
+    }
+    source.db = std::move(*db);
+    if (llvm::Expected<SearchDevices> devices = findSearchDevices())
+      source.gpu = devices->name;
+    else
+      llvm::consumeError(devices.takeError());
+    return source;
+  }
+};
+
+/// In-context examples for `kernel`'s prompt: the tuning database's best
+/// plans of the nearest kernels of its family on this GPU.
+std::vector<TunedExample> findTunedExamples(TunedExampleSource &source,
+                                            func::FuncOp kernel,
+                                            StringRef target) {
+  if (!source.db)
+    return {};
+  const std::string &gpu = source.gpu;
+  TuningDB *db = source.db.get();
   auto [family, features] = describeKernel(kernel);
   TuningKey where{"", gpu, target.str(), getQiMengVersion().str()};
   llvm::Expected<std::vector<TuningRecord>> best =
-      (*db)->findBestOfFamily(family, where);
+      db->findBestOfFamily(family, where);
   if (!best) {
     llvm::consumeError(best.takeError());
     return {};
@@ -110,13 +125,18 @@ public:
     llm::Client *client = session.getClient();
     unsigned maxRounds =
         rounds ? unsigned(rounds) : session.getOptions().planRounds;
+    // Opened once, when the LLM plans a first kernel.
+    std::optional<TunedExampleSource> tuned;
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       nlohmann::json entry = {{"planned_by", plan.getProvenance().str()}};
       // Tuned plans (from the database or a search) are kept.
       if (client && kernel && session.hasBuiltinPlan(plan.getKernel()) &&
           plan.getProvenance() == "builtin") {
-        std::vector<TunedExample> examples = findTunedExamples(kernel, target);
+        if (!tuned)
+          tuned = TunedExampleSource::open();
+        std::vector<TunedExample> examples =
+            findTunedExamples(*tuned, kernel, target);
         if (!examples.empty())
           entry["tuned_examples"] = examples.size();
         LLMPlanResult result =

@@ -84,10 +84,10 @@ public:
           plan.getProvenance() == "builtin")
         plans.push_back(plan);
     bool searching = options.searchCandidates > 0;
-    if (plans.empty() || options.tuningDB == "off")
+    std::optional<std::string> dbPath = TuningDB::getPath(options.tuningDB);
+    if (plans.empty() || !dbPath)
       return;
-    std::string path = options.tuningDB.empty() ? TuningDB::getDefaultPath()
-                                                : options.tuningDB;
+    std::string path = *dbPath;
     // Without a search the database is only read, and only if it exists.
     if (!searching && !llvm::sys::fs::exists(path))
       return;
