@@ -9,6 +9,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace mlir;
@@ -16,12 +17,54 @@ using namespace mlir::qimeng;
 
 char ReferenceError::ID;
 
-Tolerance mlir::qimeng::getDefaultTolerance(Type element) {
-  if (element.isF16() || element.isBF16())
-    return {1e-2, 1e-2};
-  if (isa<FloatType>(element))
-    return {1e-4, 1e-4};
-  return {0, 0};
+Tolerance mlir::qimeng::getDefaultTolerance(Type element,
+                                            int64_t reductionLength) {
+  if (!isa<FloatType>(element))
+    return {};
+  double tolerance = element.isF16() || element.isBF16() ? 1e-2 : 1e-4;
+  return {tolerance, tolerance, /*scaled=*/true,
+          std::max<int64_t>(1, reductionLength)};
+}
+
+int64_t mlir::qimeng::getReductionLength(ModuleOp module) {
+  uint64_t longest = 1;
+  module.walk([&](linalg::LinalgOp op) {
+    uint64_t length = 1;
+    for (auto [range, type] :
+         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (type == utils::IteratorType::reduction &&
+          !ShapedType::isDynamic(range))
+        length = llvm::SaturatingMultiply(length, uint64_t(range));
+    longest = std::max(longest, length);
+  });
+  return static_cast<int64_t>(std::min<uint64_t>(longest, INT64_MAX));
+}
+
+double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
+                                          Tolerance tolerance) {
+  if (!tolerance.scaled || !isa<FloatType>(expected.element))
+    return tolerance.atol;
+  int64_t count = expected.bytes.size() / getElementBytes(expected.element);
+  double squares = 0;
+  int64_t finite = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    double value = getElement(expected, i);
+    if (std::isfinite(value)) {
+      squares += value * value;
+      ++finite;
+    }
+  }
+  double rms = finite ? std::sqrt(squares / finite) : 0;
+  double length = std::sqrt(double(tolerance.reductionLength) /
+                            double(kToleranceReductionLength));
+  return tolerance.atol * std::max(1.0, rms) * std::max(1.0, length);
+}
+
+/// A value with the digits that tell two nearby floats apart.
+static std::string formatValue(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
 }
 
 double mlir::qimeng::getElement(const HostBuffer &buffer, int64_t index) {
@@ -82,6 +125,7 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   }
   int64_t count = got.bytes.size() / getElementBytes(got.element);
   bool integer = !isa<FloatType>(got.element);
+  double atol = getAbsoluteTolerance(expected, tolerance);
   for (int64_t i = 0; i < count; ++i) {
     double a = getElement(got, i), b = getElement(expected, i);
     bool match;
@@ -98,13 +142,17 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
       // Relative errors of expected values near zero say nothing.
       if (std::fabs(b) > 1e-6)
         result.maxRelError = std::max(result.maxRelError, abs / std::fabs(b));
-      match = abs <= tolerance.atol + tolerance.rtol * std::fabs(b);
+      match = abs <= atol + tolerance.rtol * std::fabs(b);
     }
     if (!match && result.firstMismatch < 0) {
       result.ok = false;
       result.firstMismatch = i;
-      result.reason = llvm::formatv("at {0}: got {1}, expected {2}",
-                                    formatIndex(got.shape, i), a, b);
+      result.reason = "at " + formatIndex(got.shape, i) + ": got " +
+                      formatValue(a) + ", expected " + formatValue(b);
+      if (!integer && std::isfinite(a) && std::isfinite(b))
+        result.reason += " (allowed error " +
+                         formatValue(atol + tolerance.rtol * std::fabs(b)) +
+                         ")";
     }
   }
   // A constant output where the reference varies (e.g. all zeros) is a
@@ -157,6 +205,7 @@ SharedReference::create(ModuleOp original, llvm::StringRef entry,
                                             llvm::toString(runner.takeError()));
   auto shared = std::make_shared<SharedReference>();
   shared->runner = std::move(*runner);
+  shared->reductionLength = mlir::qimeng::getReductionLength(original);
   return shared;
 }
 
@@ -218,7 +267,8 @@ static bool hasNaN(const HostBuffer &buffer) {
 TrialReport mlir::qimeng::judgeTrial(const RunResult &got,
                                      const RunResult &expected,
                                      llvm::ArrayRef<bool> outputs,
-                                     std::optional<Tolerance> tolerance) {
+                                     std::optional<Tolerance> tolerance,
+                                     int64_t reductionLength) {
   TrialReport trial;
   auto failWith = [&](std::string reason) {
     if (trial.ok)
@@ -229,9 +279,10 @@ TrialReport mlir::qimeng::judgeTrial(const RunResult &got,
     failWith(llvm::formatv("input arg{0} was modified", index));
   auto compare = [&](std::string name, const HostBuffer &a,
                      const HostBuffer &b) {
-    OutputReport output{
-        name, compareBuffers(
-                  a, b, tolerance.value_or(getDefaultTolerance(b.element)))};
+    OutputReport output{name,
+                        compareBuffers(a, b,
+                                       tolerance.value_or(getDefaultTolerance(
+                                           b.element, reductionLength)))};
     if (!output.comparison.ok)
       failWith(name + ": " + output.comparison.reason);
     trial.outputs.push_back(std::move(output));
@@ -303,7 +354,8 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     llvm::Expected<RunResult> got = candidate->run(run);
     if (!got)
       return got.takeError();
-    TrialReport trial = judgeTrial(*got, *expected, outputs, options.tolerance);
+    TrialReport trial = judgeTrial(*got, *expected, outputs, options.tolerance,
+                                   shared->reductionLength);
     trial.seed = run.seed;
     trial.poisoned = readers.empty();
     if (!readers.empty())

@@ -107,8 +107,10 @@ llvm::cl::opt<unsigned> trials("trials",
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
                                llvm::cl::init(3));
-llvm::cl::opt<double> absTol("atol", llvm::cl::desc("Absolute tolerance "
-                                                    "(default per type)"));
+llvm::cl::opt<double>
+    absTol("atol",
+           llvm::cl::desc("Absolute tolerance (default per type, scaled to "
+                          "the outputs' size and the reduction length)"));
 llvm::cl::opt<double> relTol("rtol", llvm::cl::desc("Relative tolerance "
                                                     "(default per type)"));
 llvm::cl::opt<unsigned> timeout(

@@ -100,6 +100,41 @@ TEST_F(CompareTest, RejectsFp16LevelRoundingAtFp32Tolerance) {
   EXPECT_TRUE(compareBuffers(f32(values, {3, 4}), want, half).ok);
 }
 
+TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
+  // Outputs of root mean square 100: the f32 tolerance is 1e-2 absolute.
+  std::vector<float> big(12);
+  for (int i = 0; i < 12; ++i)
+    big[i] = (i % 2 ? 100.0f : -100.0f) + i;
+  big[5] = 0.25f;
+  HostBuffer want = f32(big, {3, 4});
+  double atol = getAbsoluteTolerance(want, tol);
+  EXPECT_GT(atol, 0.9e-2);
+  EXPECT_LT(atol, 1.1e-2);
+  // A rounding-sized error on the near-zero element passes scaled...
+  std::vector<float> values = big;
+  values[5] += 5e-3f;
+  EXPECT_TRUE(compareBuffers(f32(values, {3, 4}), want, tol).ok);
+  // ...and not with the plain tolerance, nor when it is a real error.
+  Comparison plain = compareBuffers(f32(values, {3, 4}), want, {1e-4, 1e-4});
+  EXPECT_FALSE(plain.ok);
+  EXPECT_NE(plain.reason.find("got 0.254999995, expected 0.25 (allowed "
+                              "error 0.000125)"),
+            std::string::npos)
+      << plain.reason;
+  values[5] = big[5] + 0.5f;
+  EXPECT_FALSE(compareBuffers(f32(values, {3, 4}), want, tol).ok);
+  // Sums longer than 4096 terms widen it by the square root of the ratio.
+  Tolerance longSum =
+      getDefaultTolerance(Builder(&ctx).getF32Type(), 16 * 4096);
+  EXPECT_NEAR(getAbsoluteTolerance(want, longSum), 4 * atol, 1e-9);
+  EXPECT_NEAR(getAbsoluteTolerance(
+                  want, getDefaultTolerance(Builder(&ctx).getF32Type(), 100)),
+              atol, 1e-12);
+  // Outputs of root mean square below 1 keep the element type's own.
+  EXPECT_DOUBLE_EQ(getAbsoluteTolerance(f32({0.5f, -0.25f, 0.75f}, {3}), tol),
+                   1e-4);
+}
+
 TEST_F(CompareTest, RejectsWrongShapeOrType) {
   HostBuffer want = reference();
   EXPECT_FALSE(compareBuffers(f32(valuesOf(want), {4, 3}), want, tol).ok);

@@ -44,4 +44,39 @@ TEST(ReferenceModeTest, SmallProblemsOnTheCpuLargeAndDynamicOnTheGpu) {
   EXPECT_EQ(mode(matmul("?", 4, 4)), RunnerMode::NaiveGpu);
 }
 
+TEST(ReferenceModeTest, ReductionLengthIsTheLongestStaticReduction) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  auto length = [&](const std::string &text) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+    EXPECT_TRUE(module);
+    return getReductionLength(*module);
+  };
+  EXPECT_EQ(length(matmul("64", 32, 16384)), 16384);
+  EXPECT_EQ(length(matmul("?", 8, 96)), 96);
+  // A sum over two dimensions, after an elementwise op that sums nothing.
+  EXPECT_EQ(length(R"mlir(
+func.func @f(%x: tensor<4x8x16xf32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
+  %e = linalg.exp ins(%x : tensor<4x8x16xf32>) outs(%x : tensor<4x8x16xf32>)
+      -> tensor<4x8x16xf32>
+  %s = linalg.reduce ins(%e : tensor<4x8x16xf32>) outs(%acc : tensor<4xf32>)
+      dimensions = [1, 2]
+      (%in: f32, %out: f32) {
+        %0 = arith.addf %in, %out : f32
+        linalg.yield %0 : f32
+      }
+  return %s : tensor<4xf32>
+}
+)mlir"),
+            128);
+  EXPECT_EQ(length(R"mlir(
+func.func @g(%x: memref<8xf32>) {
+  linalg.exp ins(%x : memref<8xf32>) outs(%x : memref<8xf32>)
+  return
+}
+)mlir"),
+            1);
+}
+
 } // namespace

@@ -2,11 +2,13 @@
 //
 // The candidate (the module with its plans) and the reference (the same
 // module with plain plans: one thread per output, none of the optimizing
-// actions) run on the same seeded inputs; every output must match within the
-// element type's tolerance. Anti-cheat rules: outputs are NaN-poisoned before
-// each candidate run, inputs must come back unchanged, several trials use
-// fresh seeds, an output that is constant where the reference is not is
-// rejected, and a speed-up above 10x over the reference is flagged.
+// actions) run on the same seeded inputs; every output must match within a
+// tolerance (the element type's, scaled to the size of the outputs and the
+// length of the kernel's longest reduction). Anti-cheat rules: outputs are
+// NaN-poisoned before each candidate run, inputs must come back unchanged,
+// several trials use fresh seeds, an output that is constant where the
+// reference is not is rejected, and a speed-up above 10x over the reference is
+// flagged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +23,29 @@
 
 namespace mlir::qimeng {
 
-/// |got - expected| <= atol + rtol * |expected|, elementwise.
+/// |got - expected| <= atol' + rtol * |expected|, elementwise, where atol'
+/// is atol itself, or with `scaled` atol * max(1, rms(expected)) *
+/// max(1, sqrt(reductionLength / kToleranceReductionLength)): the rounding
+/// error of a sum grows with the size of its terms (which the output's root
+/// mean square stands for) and, summed serially as the reference does, with
+/// the square root of its length.
 struct Tolerance {
   double atol = 0, rtol = 0;
+  bool scaled = false;
+  int64_t reductionLength = 1;
 };
 
-/// f32/f64: 1e-4 and 1e-4; f16/bf16: 1e-2 and 1e-2; integers: exact.
-Tolerance getDefaultTolerance(Type element);
+/// The reduction length up to which a scaled tolerance is not widened.
+constexpr int64_t kToleranceReductionLength = 4096;
+
+/// Floats: atol and rtol 1e-4 (f32, f64) or 1e-2 (f16, bf16), scaled, for a
+/// kernel whose longest reduction sums `reductionLength` terms; integers:
+/// exact.
+Tolerance getDefaultTolerance(Type element, int64_t reductionLength = 1);
+
+/// The most terms any linalg op of `module` sums into one output element
+/// (the product of its static reduction loop ranges); 1 without reductions.
+int64_t getReductionLength(ModuleOp module);
 
 /// How one output compares with the reference.
 struct Comparison {
@@ -44,6 +62,10 @@ struct Comparison {
 /// constant where the reference is not.
 Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected,
                           Tolerance tolerance);
+
+/// The absolute error `tolerance` allows every element of `expected`
+/// (before its rtol part).
+double getAbsoluteTolerance(const HostBuffer &expected, Tolerance tolerance);
 
 /// The element at flat `index` of a buffer as a double (for reports).
 double getElement(const HostBuffer &buffer, int64_t index);
@@ -101,11 +123,13 @@ struct VerifyReport {
 /// Judges one trial from the candidate's run (`got`) and the reference's
 /// (`expected`) on the same inputs: the arguments flagged in `outputs` (what
 /// the reference writes) and the results must match within `tolerance`
-/// (default per type), and the candidate must have left every other
+/// (by default getDefaultTolerance of their element type and
+/// `reductionLength`), and the candidate must have left every other
 /// argument unchanged.
 TrialReport judgeTrial(const RunResult &got, const RunResult &expected,
                        llvm::ArrayRef<bool> outputs,
-                       std::optional<Tolerance> tolerance);
+                       std::optional<Tolerance> tolerance,
+                       int64_t reductionLength = 1);
 
 /// A failure of the reference (it did not compile or run), not of the
 /// candidate: the verdict is "could not run", not "failed".
@@ -147,10 +171,13 @@ public:
   create(ModuleOp original, llvm::StringRef entry,
          ReferenceOn referenceOn = ReferenceOn::Auto);
   Runner &getRunner() { return *runner; }
+  /// getReductionLength of the reference program.
+  int64_t getReductionLength() const { return reductionLength; }
 
 private:
   friend class Verifier;
   std::unique_ptr<Runner> runner;
+  int64_t reductionLength = 1;
   /// Per seed: the reference's result and the outputs it left NaN in.
   std::map<uint64_t, std::pair<RunResult, std::string>> results;
 };
