@@ -158,6 +158,102 @@ bool isSplitCandidate(linalg::LinalgOp op) {
          combiners.size() == 1;
 }
 
+/// Shortest part of K a split matmul leaves to each batch: 16 K steps of the
+/// SIMT plan.
+constexpr int64_t kMinMatmulPart = 256;
+/// Output tile of the SIMT matmul plan, by which the planner counts blocks.
+constexpr int64_t kMatmulTile = 64;
+/// How many times longer than M and N a K must be to be split.
+constexpr int64_t kMinLengthRatio = 8;
+
+/// Splits K of a row-major f32 matmul (m, k) x (k, n) -> (m, n) whose 64 x 64
+/// output tiles give fewer than half the SMs a block and whose K is at least
+/// 8 times M and N (a long, thin product)
+/// into S parts: S partial products as one batched matmul (A's parts copied
+/// batch-first by a linalg.transpose, B's parts a reshape), then summed into
+/// the output. Leaves `op` alone (failure) when it does not apply.
+LogicalResult splitMatmulK(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const TargetProfile &target) {
+  if (classify(op) != Family::Matmul || !op.hasPureTensorSemantics() ||
+      op->getNumResults() != 1 || op.getNumDpsInputs() != 2)
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  AffineExpr dm, dn, dk;
+  bindDims(ctx, dm, dn, dk);
+  SmallVector<AffineMap> rowMajor = {AffineMap::get(3, 0, {dm, dk}, ctx),
+                                     AffineMap::get(3, 0, {dk, dn}, ctx),
+                                     AffineMap::get(3, 0, {dm, dn}, ctx)};
+  if (op.getIndexingMapsArray() != rowMajor ||
+      llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return !getElementTypeOrSelf(type).isF32();
+      }))
+    return failure();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1 || !isa<arith::AddFOp>(combiners.front()))
+    return failure();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return failure();
+  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  int64_t tiles =
+      llvm::divideCeil(m, kMatmulTile) * llvm::divideCeil(n, kMatmulTile);
+  // Only long products: for a short K the split's extra kernels (and the
+  // lost fusion of an elementwise consumer) cost more than the idle SMs.
+  if (2 * tiles >= target.numSMs || k < kMinLengthRatio * std::max(m, n))
+    return failure();
+  int64_t parts = llvm::PowerOf2Ceil(llvm::divideCeil(target.numSMs, tiles));
+  while (parts > 1 && (k % parts != 0 || k / parts < kMinMatmulPart))
+    parts /= 2;
+  if (parts < 2)
+    return failure();
+  int64_t part = k / parts;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type f32 = rewriter.getF32Type();
+  Value a = op.getDpsInputOperand(0)->get();
+  Value b = op.getDpsInputOperand(1)->get();
+  Value c = op.getDpsInitOperand(0)->get();
+  // A (m, k) -> (m, S, k/S) -> (S, m, k/S), copied.
+  Value aParts = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({m, parts, part}, f32), a,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  Value aEmpty = tensor::EmptyOp::create(rewriter, loc, {parts, m, part}, f32);
+  Value aBatches = linalg::TransposeOp::create(rewriter, loc, aParts, aEmpty,
+                                               ArrayRef<int64_t>{1, 0, 2})
+                       ->getResult(0);
+  // B (k, n) -> (S, k/S, n), a reshape.
+  Value bBatches = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({parts, part, n}, f32), b,
+      ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  Value partialEmpty =
+      tensor::EmptyOp::create(rewriter, loc, {parts, m, n}, f32);
+  Value partialInit =
+      linalg::FillOp::create(rewriter, loc, zero, partialEmpty).getResult(0);
+  Value partials = linalg::BatchMatmulOp::create(
+                       rewriter, loc, TypeRange{partialInit.getType()},
+                       ValueRange{aBatches, bBatches}, ValueRange{partialInit})
+                       ->getResult(0);
+  // out(m, n) += the sum over s of partials(s, m, n).
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {dk, dm, dn}, ctx),
+                                 AffineMap::get(3, 0, {dm, dn}, ctx)};
+  SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel,
+                                                utils::IteratorType::parallel,
+                                                utils::IteratorType::reduction};
+  auto sum = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{c.getType()}, ValueRange{partials},
+      ValueRange{c}, maps, iterators,
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        Value added = arith::AddFOp::create(b, loc, args[1], args[0]);
+        linalg::YieldOp::create(b, loc, added);
+      });
+  rewriter.replaceOp(op, sum->getResults());
+  return success();
+}
+
 class QiMengSplitReductionsPass
     : public impl::QiMengSplitReductionsPassBase<QiMengSplitReductionsPass> {
 public:
@@ -173,9 +269,16 @@ public:
       if (isSplitCandidate(op))
         candidates.push_back(op);
     });
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (classify(op) == Family::Matmul)
+        matmuls.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates)
       split(rewriter, op, *profile);
+    for (linalg::LinalgOp op : matmuls)
+      (void)splitMatmulK(rewriter, op, *profile);
   }
 
 private:

@@ -101,11 +101,29 @@ func.func @two_outputs(%x: tensor<16x16384xf32>, %v: tensor<16xf32>, %i: tensor<
 
 // -----
 
-// Matmuls keep their own plan, however few outputs (256 x 256, K = 131072).
-// CHECK-LABEL: func.func @matmul
-// CHECK-NOT:   tensor.expand_shape
-// CHECK:       linalg.matmul
-func.func @matmul(%a: tensor<256x131072xf32>, %b: tensor<131072x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+// A long, thin matmul (256 x 256 outputs are 16 blocks of 64 x 64, K =
+// 131072): K split into 16 parts as a batched matmul over A's parts (copied
+// batch-first) and B's (a reshape), then summed into the output.
+// CHECK-LABEL: func.func @long_matmul
+// CHECK:       %[[AE:.+]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [256, 16, 8192]
+// CHECK:       %[[AT:.+]] = linalg.transpose ins(%[[AE]] : tensor<256x16x8192xf32>) outs(%{{.*}} : tensor<16x256x8192xf32>) permutation = [1, 0, 2]
+// CHECK:       %[[BE:.+]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [16, 8192, 256]
+// CHECK:       %[[P:.+]] = linalg.batch_matmul ins(%[[AT]], %[[BE]] : tensor<16x256x8192xf32>, tensor<16x8192x256xf32>) outs(%{{.*}} : tensor<16x256x256xf32>)
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]] : tensor<16x256x256xf32>) outs(%{{.*}} : tensor<256x256xf32>)
+// CHECK-NOT:   linalg.matmul
+func.func @long_matmul(%a: tensor<256x131072xf32>, %b: tensor<131072x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<256x131072xf32>, tensor<131072x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// Few outputs but a short K (128 x 512 outputs, K = 1024): the matmul keeps
+// its own plan (and the fusion of its consumer).
+// CHECK-LABEL: func.func @short_matmul
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.matmul
+func.func @short_matmul(%a: tensor<128x1024xf32>, %b: tensor<1024x512xf32>, %c: tensor<128x512xf32>) -> tensor<128x512xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x1024xf32>, tensor<1024x512xf32>) outs(%c : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %0 : tensor<128x512xf32>
 }
