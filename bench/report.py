@@ -251,7 +251,9 @@ def tuned_markdown(tuned, merged, command):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+")
-    parser.add_argument("--tuned", help="a tuned-plan run to show beside")
+    parser.add_argument("--tuned", nargs="+",
+                        help="a tuned-plan run (several partial files are "
+                             "merged) to show beside")
     parser.add_argument("--tuned-command", default="",
                         help="the command that produced the tuned run")
     parser.add_argument("--out", default="-")
@@ -263,8 +265,7 @@ def main():
     merged["summary"] = summarize(merged)
     text = markdown(merged, merged["summary"], args.command)
     if args.tuned:
-        with open(args.tuned) as f:
-            text += tuned_markdown(json.load(f), merged, args.tuned_command)
+        text += tuned_markdown(merge(args.tuned), merged, args.tuned_command)
     if args.out == "-":
         sys.stdout.write(text)
     else:
