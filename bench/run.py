@@ -64,9 +64,15 @@ def run(cmd, timeout):
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=timeout)
-        return proc.returncode, proc.stdout, proc.stderr, time.time() - start
+        result = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired:
-        return 124, "", "timed out after %d s" % timeout, time.time() - start
+        result = 124, "", "timed out after %d s" % timeout
+    seconds = time.time() - start
+    if os.environ.get("QIMENG_BENCH_TRACE"):
+        print("  [%.2f s] %s" % (seconds, " ".join(
+            os.path.basename(a) for a in cmd[:4])), file=sys.stderr,
+            flush=True)
+    return result + (seconds,)
 
 
 def last_line(text):
@@ -272,9 +278,19 @@ def bench_problem(problem, tools, args, numpy, torch):
              "kernelbench": problem.kernelbench, "flops": problem.flops,
              "bytes": problem.bytes, "note": problem.note}
     workdir = tempfile.mkdtemp(prefix="qimeng-bench-")
+    # Seconds per stage of the harness (where a slow run spends its time).
+    stages = entry["harness_s"] = {}
+    clock = [time.time()]
+
+    def lap(stage):
+        now = time.time()
+        stages[stage] = round(now - clock[0], 2)
+        clock[0] = now
+
     try:
         compiled, result = compile_problem(problem, tools["qimeng-opt"],
                                            workdir, args)
+        lap("compile")
         entry.update(result)
         if not compiled:
             entry["correct"] = False
@@ -282,16 +298,19 @@ def bench_problem(problem, tools, args, numpy, torch):
         ok, why, worst = check_against_torch(problem, tools["qimeng-run"],
                                              compiled, workdir, args.trials,
                                              numpy, torch)
+        lap("check")
         entry["max_scaled_error"] = worst
         if ok:
             ok, why = anti_cheat(problem, tools["qimeng-run"], compiled,
                                  workdir)
             why = "verifier: " + why if not ok else ""
+            lap("verify")
         entry["correct"] = ok
         if why:
             entry["error"] = why
         timing, why = time_qimeng(problem, tools["qimeng-run"], compiled,
                                   workdir, args.warmup, args.runs)
+        lap("time")
         if timing:
             entry["qimeng"] = timing
         else:
@@ -300,6 +319,7 @@ def bench_problem(problem, tools, args, numpy, torch):
         with torch.no_grad():
             entry["eager"] = time_torch(problem.reference, inputs,
                                         args.warmup, args.runs, torch)
+            lap("eager")
             if not args.no_compile:
                 start = time.time()
                 compiled_fn = torch.compile(problem.reference)
@@ -308,6 +328,7 @@ def bench_problem(problem, tools, args, numpy, torch):
                 entry["torch_compile_s"] = round(time.time() - start, 2)
                 entry["compile"] = time_torch(compiled_fn, inputs, args.warmup,
                                               args.runs, torch)
+                lap("torch.compile")
         return entry
     except Exception as error:  # a broken problem must not stop the run
         entry["correct"] = False
@@ -413,6 +434,9 @@ def main():
             problem.name, "ok" if entry["correct"] else "WRONG",
             "%.4f" % q if q else "-", "%.4f" % e if e else "-",
             "%.4f" % c if c else "-", searched, entry.get("error", "")),
+            flush=True)
+        print("  harness seconds: %s" % " ".join(
+            "%s %.1f" % item for item in entry.get("harness_s", {}).items()),
             flush=True)
         with open(args.out, "w") as f:  # keep what is done if killed
             json.dump(results, f, indent=1)

@@ -19,48 +19,63 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
 
 using namespace mlir;
 using namespace mlir::qimeng;
 
 Runner::~Runner() = default;
 
+/// SplitMix64's output function: a well-mixed 64-bit value of `x`.
+static uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
                               void *data) {
+  // Element i is a function of (seed, i) alone: no generator state to step
+  // through, so a large buffer fills at memory speed.
   int64_t bytes = getElementBytes(element);
+  uint64_t key = mix(seed);
+  char *out = static_cast<char *>(data);
   auto floatType = dyn_cast<FloatType>(element);
-  std::mt19937_64 generator(seed);
   if (!floatType) {
     // Small non-negative integers (valid as indices into any dimension of
     // 16 or more), 0/1 for i1.
-    std::uniform_int_distribution<int64_t> uniform(
-        0, element.isInteger(1) ? 1 : 15);
-    char *out = static_cast<char *>(data);
+    uint64_t mask = element.isInteger(1) ? 1 : 15;
     for (int64_t i = 0; i < count; ++i) {
-      int64_t value = uniform(generator);
+      int64_t value = mix(key + uint64_t(i)) >> 60 & mask;
       std::memcpy(out + i * bytes, &value, bytes); // little-endian
     }
     return;
   }
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  char *out = static_cast<char *>(data);
+  // Uniform in [-1, 1): 24 random bits, exact in every float type's range.
+  auto draw = [&](int64_t i) {
+    return float(int64_t(mix(key + uint64_t(i)) >> 40) - (1 << 23)) *
+           (1.0f / (1 << 23));
+  };
+  if (element.isF32()) {
+    float *values = static_cast<float *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = draw(i);
+    return;
+  }
+  if (element.isF64()) {
+    double *values = static_cast<double *>(data);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = draw(i);
+    return;
+  }
   for (int64_t i = 0; i < count; ++i) {
-    float value = uniform(generator);
-    if (element.isF32()) {
-      std::memcpy(out + i * 4, &value, 4);
-    } else if (element.isF64()) {
-      double wide = value;
-      std::memcpy(out + i * 8, &wide, 8);
-    } else {
-      // Round to the narrow type (f16, bf16) as IEEE conversion does.
-      llvm::APFloat narrow(value);
-      bool lossy = false;
-      narrow.convert(floatType.getFloatSemantics(),
-                     llvm::APFloat::rmNearestTiesToEven, &lossy);
-      uint64_t bits = narrow.bitcastToAPInt().getZExtValue();
-      std::memcpy(out + i * bytes, &bits, bytes);
-    }
+    // Round to the narrow type (f16, bf16) as IEEE conversion does.
+    llvm::APFloat narrow(draw(i));
+    bool lossy = false;
+    narrow.convert(floatType.getFloatSemantics(),
+                   llvm::APFloat::rmNearestTiesToEven, &lossy);
+    uint64_t bits = narrow.bitcastToAPInt().getZExtValue();
+    std::memcpy(out + i * bytes, &bits, bytes);
   }
 }
 

@@ -40,6 +40,22 @@ int64_t mlir::qimeng::getReductionLength(ModuleOp module) {
   return static_cast<int64_t>(std::min<uint64_t>(longest, INT64_MAX));
 }
 
+/// Calls `body` with a function that reads element i of `buffer` as a
+/// double: a plain load for f32 (the common, large case), getElement else.
+template <typename Body>
+static void withReader(const HostBuffer &buffer, Body body) {
+  if (buffer.element.isF32()) {
+    const char *data = buffer.bytes.data();
+    body([data](int64_t i) {
+      float value;
+      std::memcpy(&value, data + i * 4, 4);
+      return double(value);
+    });
+    return;
+  }
+  body([&buffer](int64_t i) { return getElement(buffer, i); });
+}
+
 double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
                                           Tolerance tolerance) {
   if (!tolerance.scaled || !isa<FloatType>(expected.element))
@@ -47,13 +63,15 @@ double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
   int64_t count = expected.bytes.size() / getElementBytes(expected.element);
   double squares = 0;
   int64_t finite = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    double value = getElement(expected, i);
-    if (std::isfinite(value)) {
-      squares += value * value;
-      ++finite;
+  withReader(expected, [&](auto read) {
+    for (int64_t i = 0; i < count; ++i) {
+      double value = read(i);
+      if (std::isfinite(value)) {
+        squares += value * value;
+        ++finite;
+      }
     }
-  }
+  });
   double rms = finite ? std::sqrt(squares / finite) : 0;
   double length = std::sqrt(double(tolerance.reductionLength) /
                             double(kToleranceReductionLength));
@@ -126,35 +144,40 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   int64_t count = got.bytes.size() / getElementBytes(got.element);
   bool integer = !isa<FloatType>(got.element);
   double atol = getAbsoluteTolerance(expected, tolerance);
-  for (int64_t i = 0; i < count; ++i) {
-    double a = getElement(got, i), b = getElement(expected, i);
-    bool match;
-    if (integer) {
-      match = a == b;
-    } else if (!std::isfinite(b)) {
-      // The reference itself is NaN/inf here: the same class is expected.
-      match = std::isnan(b) ? std::isnan(a) : a == b;
-    } else if (!std::isfinite(a)) {
-      match = false;
-    } else {
-      double abs = std::fabs(a - b);
-      result.maxAbsError = std::max(result.maxAbsError, abs);
-      // Relative errors of expected values near zero say nothing.
-      if (std::fabs(b) > 1e-6)
-        result.maxRelError = std::max(result.maxRelError, abs / std::fabs(b));
-      match = abs <= atol + tolerance.rtol * std::fabs(b);
-    }
-    if (!match && result.firstMismatch < 0) {
-      result.ok = false;
-      result.firstMismatch = i;
-      result.reason = "at " + formatIndex(got.shape, i) + ": got " +
-                      formatValue(a) + ", expected " + formatValue(b);
-      if (!integer && std::isfinite(a) && std::isfinite(b))
-        result.reason += " (allowed error " +
-                         formatValue(atol + tolerance.rtol * std::fabs(b)) +
-                         ")";
-    }
-  }
+  withReader(got, [&](auto readGot) {
+    withReader(expected, [&](auto readExpected) {
+      for (int64_t i = 0; i < count; ++i) {
+        double a = readGot(i), b = readExpected(i);
+        bool match;
+        if (integer) {
+          match = a == b;
+        } else if (!std::isfinite(b)) {
+          // The reference itself is NaN/inf here: the same class is expected.
+          match = std::isnan(b) ? std::isnan(a) : a == b;
+        } else if (!std::isfinite(a)) {
+          match = false;
+        } else {
+          double abs = std::fabs(a - b);
+          result.maxAbsError = std::max(result.maxAbsError, abs);
+          // Relative errors of expected values near zero say nothing.
+          if (std::fabs(b) > 1e-6)
+            result.maxRelError =
+                std::max(result.maxRelError, abs / std::fabs(b));
+          match = abs <= atol + tolerance.rtol * std::fabs(b);
+        }
+        if (!match && result.firstMismatch < 0) {
+          result.ok = false;
+          result.firstMismatch = i;
+          result.reason = "at " + formatIndex(got.shape, i) + ": got " +
+                          formatValue(a) + ", expected " + formatValue(b);
+          if (!integer && std::isfinite(a) && std::isfinite(b))
+            result.reason += " (allowed error " +
+                             formatValue(atol + tolerance.rtol * std::fabs(b)) +
+                             ")";
+        }
+      }
+    });
+  });
   // A constant output where the reference varies (e.g. all zeros) is a
   // cheat even when the values happen to be within tolerance.
   auto isConstant = [&](const HostBuffer &buffer) {
