@@ -39,6 +39,19 @@ def merge(paths):
     return merged
 
 
+def rerun_notes(merged):
+    """Partial reruns merged from other builds: which problems they hold."""
+    first = merged.get("environment", {}).get("qimeng", "?")
+    others = {}
+    for entry in merged["problems"]:
+        source = entry.get("qimeng_source") or first
+        if source != first:
+            others.setdefault(source, []).append(entry["name"])
+    return ["- Rerun with QiMeng %s (merged over the run above): %s."
+            % (source, ", ".join(names))
+            for source, names in sorted(others.items())]
+
+
 def ms(entry, key):
     value = entry.get(key, {})
     return value.get("median_ms") if isinstance(value, dict) else None
@@ -115,16 +128,7 @@ def markdown(merged, summary, command):
                    env.get("compute_capability", "?"), env.get("driver", "?"),
                    env.get("torch", "?"), env.get("cuda", "?"),
                    env.get("python", "?"), env.get("qimeng", "?")))
-    # Partial reruns merged from other builds say which problems they hold.
-    first = env.get("qimeng", "?")
-    others = {}
-    for entry in merged["problems"]:
-        source = entry.get("qimeng_source") or first
-        if source != first:
-            others.setdefault(source, []).append(entry["name"])
-    for source, names in sorted(others.items()):
-        out.append("- Rerun with QiMeng %s (merged over the run above): %s."
-                   % (source, ", ".join(names)))
+    out += rerun_notes(merged)
     out.append("- Date: %s." % env.get("date", "?"))
     out.append("- Protocol: %s correctness trials per problem on fresh "
                "`torch.randn` inputs (NaN-filled output buffer, float64 "
@@ -209,6 +213,9 @@ def tuned_markdown(tuned, merged, command):
                env.get("qimeng", "?"), env.get("gpu", "?"),
                env.get("date", "?"), protocol.get("search", "?"),
                protocol.get("search", "?"))]
+    notes = rerun_notes(tuned)
+    if notes:
+        out += [""] + notes + [""]
     if command:
         out.append("Reproduce: `%s`" % command)
     out += ["", "| problem | correct | default run ms | search: default → "
