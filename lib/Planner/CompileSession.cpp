@@ -56,6 +56,11 @@ struct CompileCLOptions {
       "qimeng-search-seed",
       llvm::cl::desc("Seed of the order candidate plans are tried in"),
       llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> searchLLMSamples{
+      "qimeng-search-llm-samples",
+      llvm::cl::desc("With an LLM configured: plans sampled from the LLM "
+                     "planner as extra search candidates (default 4)"),
+      llvm::cl::init(4), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> tuningDB{
       "tuning-db",
       llvm::cl::desc("Tuning database (SQLite) to take tuned plans from and "
@@ -103,6 +108,7 @@ CompileSession::CompileSession() {
     options.searchCandidates = clOptions->search;
     options.searchBudgetSeconds = clOptions->searchBudget;
     options.searchSeed = clOptions->searchSeed;
+    options.searchLLMSamples = clOptions->searchLLMSamples;
     options.tuningDB = clOptions->tuningDB;
     options.exportTransform = clOptions->exportTransform;
     options.exportIREESpec = clOptions->exportIREESpec;

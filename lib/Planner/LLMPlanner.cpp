@@ -12,6 +12,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::qimeng;
 
@@ -49,11 +51,13 @@ static std::string formatExamples(ArrayRef<TunedExample> examples) {
   return text;
 }
 
-LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
-                                        func::FuncOp kernel, PlanOp builtinPlan,
-                                        const TargetProfile &profile,
-                                        unsigned maxRounds,
-                                        ArrayRef<TunedExample> examples) {
+/// The LLM's plan for `kernel`, built after `builtinPlan` (which stays), in
+/// up to `maxRounds` rounds; `sample` set: one of several samples, asked
+/// for at a sampling temperature with this seed.
+static LLMPlanResult
+proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
+            const TargetProfile &profile, unsigned maxRounds,
+            ArrayRef<TunedExample> examples, std::optional<int64_t> sample) {
   LLMPlanResult result;
   MLIRContext *context = kernel.getContext();
   llvm::Expected<llm::PromptTemplate> prompt =
@@ -87,6 +91,11 @@ LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
   request.messages = {{"system", "You are QiMeng's macro planner. Reply with "
                                  "one JSON plan and nothing else."},
                       {"user", *text}};
+  if (sample) {
+    // Distinct samples are distinct requests (and cache entries).
+    request.temperature = kLLMSampleTemperature;
+    request.seed = *sample;
+  }
 
   for (unsigned round = 1; round <= maxRounds; ++round) {
     nlohmann::json record = {{"round", round}};
@@ -167,10 +176,61 @@ LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
     plan->setAttr(kLLMCacheKeyAttr, b.getStringAttr(reply->cacheKey));
     record["outcome"] = "accepted";
     result.rounds.push_back(record);
-    builtinPlan->erase();
     result.plan = plan;
     result.fallbackReason.clear();
     return result;
+  }
+  return result;
+}
+
+LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
+                                        func::FuncOp kernel, PlanOp builtinPlan,
+                                        const TargetProfile &profile,
+                                        unsigned maxRounds,
+                                        ArrayRef<TunedExample> examples) {
+  LLMPlanResult result = proposePlan(client, kernel, builtinPlan, profile,
+                                     maxRounds, examples, std::nullopt);
+  if (result.plan)
+    builtinPlan->erase();
+  return result;
+}
+
+LLMPlanSamples
+mlir::qimeng::sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
+                             PlanOp builtinPlan, const TargetProfile &profile,
+                             unsigned samples, unsigned maxRounds,
+                             ArrayRef<TunedExample> examples) {
+  LLMPlanSamples result;
+  std::string builtin = printJSON(planToJSON(builtinPlan));
+  std::set<std::string> seen = {builtin};
+  for (unsigned sample = 0; sample < samples; ++sample) {
+    LLMPlanResult proposed = proposePlan(client, kernel, builtinPlan, profile,
+                                         maxRounds, examples, sample);
+    nlohmann::json record = {{"sample", sample}, {"rounds", proposed.rounds}};
+    if (!proposed.plan) {
+      record["outcome"] = "rejected";
+      record["reason"] = proposed.fallbackReason;
+      result.records.push_back(record);
+      // A failure that is not the model's (no endpoint, no key) would
+      // repeat for every sample.
+      if (!proposed.rounds.empty() &&
+          proposed.rounds.back().value("outcome", "") == "error")
+        break;
+      continue;
+    }
+    llvm::json::Object plan = planToJSON(proposed.plan);
+    proposed.plan->erase();
+    // Compared without the provenance, which is all that may differ.
+    llvm::json::Object bare = plan;
+    bare["provenance"] = "builtin";
+    if (!seen.insert(printJSON(llvm::json::Value(std::move(bare)))).second) {
+      record["outcome"] = "duplicate";
+      result.records.push_back(record);
+      continue;
+    }
+    record["outcome"] = "accepted";
+    result.records.push_back(record);
+    result.plans.push_back(std::move(plan));
   }
   return result;
 }

@@ -398,11 +398,19 @@ private:
 };
 } // namespace
 
-CandidateSelection mlir::qimeng::selectCandidates(PlanOp plan,
-                                                  func::FuncOp kernel,
-                                                  const TargetProfile &profile,
-                                                  unsigned maxCandidates,
-                                                  uint64_t seed) {
+/// The plan's JSON text without its provenance: two plans that differ only
+/// in who proposed them are the same candidate.
+static std::string getPlanIdentity(const llvm::json::Object &plan) {
+  llvm::json::Object bare = plan;
+  bare.erase("provenance");
+  return llvm::formatv("{0}", llvm::json::Value(std::move(bare))).str();
+}
+
+CandidateSelection
+mlir::qimeng::selectCandidates(PlanOp plan, func::FuncOp kernel,
+                               const TargetProfile &profile,
+                               unsigned maxCandidates, uint64_t seed,
+                               llvm::ArrayRef<CandidatePlan> proposed) {
   CandidateSelection selection;
   llvm::json::Object base = planToJSON(plan);
   // The default's cost; a plan of the input that does not fit is still
@@ -411,6 +419,8 @@ CandidateSelection mlir::qimeng::selectCandidates(PlanOp plan,
   selection.candidates.push_back({base, "default", "", 1});
   if (maxCandidates <= 1)
     return selection;
+  llvm::StringSet<> seen;
+  seen.insert(getPlanIdentity(base));
 
   // The candidates are built beside a copy of the kernel, in a scratch
   // module, so the op verifiers can check them against it.
@@ -420,10 +430,8 @@ CandidateSelection mlir::qimeng::selectCandidates(PlanOp plan,
   builder.setInsertionPointToEnd(scratch->getBody());
   auto copy = cast<func::FuncOp>(builder.clone(*kernel));
 
-  std::vector<CandidatePlan> neighbours = generateNeighbours(base, seed);
-  selection.generated = neighbours.size();
-  std::vector<CandidatePlan> legal;
-  for (CandidatePlan &candidate : neighbours) {
+  // Sets the candidate's relative cost; false (counted) when it is illegal.
+  auto check = [&](CandidatePlan &candidate) {
     std::string problem;
     FailureOr<double> cost = failure();
     {
@@ -442,10 +450,34 @@ CandidateSelection mlir::qimeng::selectCandidates(PlanOp plan,
     if (failed(cost)) {
       ++selection.illegal;
       if (selection.illegalReasons.size() < 8)
-        selection.illegalReasons.push_back(candidate.moves + ": " + problem);
-      continue;
+        selection.illegalReasons.push_back(
+            (candidate.moves.empty() ? candidate.source : candidate.moves) +
+            ": " + problem);
+      return false;
     }
     candidate.relativeCost = succeeded(defaultCost) ? *cost / *defaultCost : 1;
+    return true;
+  };
+
+  // Proposed plans (the LLM's) come right after the default, in their own
+  // order and unpruned: the cost model is no judge of what they try.
+  for (const CandidatePlan &offered : proposed) {
+    CandidatePlan candidate = offered;
+    if (selection.candidates.size() >= maxCandidates)
+      break;
+    if (!seen.insert(getPlanIdentity(candidate.plan)).second ||
+        !check(candidate))
+      continue;
+    ++selection.proposed;
+    selection.candidates.push_back(std::move(candidate));
+  }
+
+  std::vector<CandidatePlan> neighbours = generateNeighbours(base, seed);
+  selection.generated = neighbours.size();
+  std::vector<CandidatePlan> legal;
+  for (CandidatePlan &candidate : neighbours) {
+    if (seen.contains(getPlanIdentity(candidate.plan)) || !check(candidate))
+      continue;
     if (candidate.relativeCost > kMaxRelativeCost) {
       ++selection.pruned;
       continue;

@@ -217,14 +217,22 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   };
 
   CandidateSelection selection = selectCandidates(
-      plan, kernel, profile, std::max(1u, options.maxCandidates), options.seed);
+      plan, kernel, profile, std::max(1u, options.maxCandidates), options.seed,
+      options.proposed);
   result.generated = selection.generated;
   result.illegal = selection.illegal;
   result.pruned = selection.pruned;
-  progress(llvm::formatv("{0} neighbours of the default plan: {1} illegal, "
-                         "{2} pruned by the cost model; measuring {3} "
-                         "candidates",
-                         selection.generated, selection.illegal,
+  result.proposed = selection.proposed;
+  std::string offered =
+      options.proposed.empty()
+          ? std::string()
+          : llvm::formatv("{0} of {1} LLM plans and ", selection.proposed,
+                          options.proposed.size())
+                .str();
+  progress(llvm::formatv("{0}{1} neighbours of the default plan: {2} "
+                         "illegal, {3} pruned by the cost model; measuring "
+                         "{4} candidates",
+                         offered, selection.generated, selection.illegal,
                          selection.pruned, selection.candidates.size()));
 
   TempDirectory dir;

@@ -139,6 +139,49 @@ TEST_F(CandidatesTest, SelectionIsLegalDefaultFirstAndBounded) {
   EXPECT_EQ(plan.getProvenance(), "builtin");
 }
 
+TEST_F(CandidatesTest, ProposedPlansComeRightAfterTheDefault) {
+  load(kMatmul);
+  // Two legal plans (neighbours as an LLM might propose them), one that
+  // names no op of the kernel, and the default plan again.
+  CandidateSelection plain = selectCandidates(plan, kernel, h200, 3, 5);
+  ASSERT_EQ(plain.candidates.size(), 3u);
+  std::vector<CandidatePlan> proposed;
+  for (unsigned i : {2u, 1u}) {
+    llvm::json::Object json = plain.candidates[i].plan;
+    json["provenance"] = "llm:test";
+    proposed.push_back({json, "llm", "llm plan " + std::to_string(3 - i), 1});
+  }
+  llvm::json::Object wrong = planToJSON(plan);
+  (*(*wrong.getArray("actions"))[0].getAsObject())["target"] = "nosuch";
+  proposed.push_back({wrong, "llm", "llm plan 3", 1});
+  llvm::json::Object same = planToJSON(plan);
+  same["provenance"] = "llm:test";
+  proposed.push_back({same, "llm", "llm plan 4", 1});
+
+  CandidateSelection selection =
+      selectCandidates(plan, kernel, h200, 6, 5, proposed);
+  ASSERT_EQ(selection.candidates.size(), 6u);
+  EXPECT_EQ(selection.proposed, 2u);
+  EXPECT_EQ(selection.candidates[0].source, "default");
+  EXPECT_EQ(selection.candidates[1].moves, "llm plan 1");
+  EXPECT_EQ(selection.candidates[2].moves, "llm plan 2");
+  EXPECT_EQ(selection.candidates[3].source, "neighbour");
+  bool named = false;
+  for (const std::string &reason : selection.illegalReasons)
+    named |= reason.rfind("llm plan 3: ", 0) == 0;
+  EXPECT_TRUE(named) << "the illegal proposal is counted and named";
+  // No neighbour repeats a proposed plan.
+  std::vector<std::string> kept = texts(selection.candidates);
+  for (size_t i = 3; i < kept.size(); ++i) {
+    llvm::json::Object bare = selection.candidates[i].plan;
+    bare["provenance"] = "llm:test";
+    std::string text =
+        llvm::formatv("{0}", llvm::json::Value(std::move(bare))).str();
+    EXPECT_NE(text, kept[1]);
+    EXPECT_NE(text, kept[2]);
+  }
+}
+
 TEST_F(CandidatesTest, CostModelPrunesPlansThatStarveTheGpu) {
   // 16 blocks of 64x64 on a 132-SM GPU: 128x128 blocks leave 4.
   std::string small = kMatmul.str();

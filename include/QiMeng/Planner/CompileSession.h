@@ -43,6 +43,9 @@ struct CompileOptions {
   unsigned searchCandidates = 0;
   double searchBudgetSeconds = 0;
   uint64_t searchSeed = 0;
+  /// Plans sampled from the LLM planner (when one is configured) as extra
+  /// search candidates.
+  unsigned searchLLMSamples = 4;
   /// The tuning database: "" for the default path, "off" for none.
   std::string tuningDB;
   /// Where --llm-plan writes the plans as transform scripts (docs/tuning.md):

@@ -19,7 +19,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <nlohmann/json.hpp>
+
+#include <vector>
 
 namespace mlir::qimeng {
 
@@ -53,6 +57,28 @@ LLMPlanResult planWithLLM(llm::Client &client, func::FuncOp kernel,
                           PlanOp builtinPlan, const TargetProfile &profile,
                           unsigned maxRounds,
                           llvm::ArrayRef<TunedExample> examples = {});
+
+/// The sampling temperature of sampleLLMPlans' requests.
+inline constexpr double kLLMSampleTemperature = 0.8;
+
+struct LLMPlanSamples {
+  /// The distinct accepted plans (JSON form, provenance "llm:<model>"),
+  /// none equal to the built-in plan.
+  std::vector<llvm::json::Object> plans;
+  /// One object per sample: sample, outcome (accepted, duplicate,
+  /// rejected), reason, rounds (as LLMPlanResult::rounds).
+  nlohmann::json records = nlohmann::json::array();
+};
+
+/// Asks `client` for `samples` plans of `kernel` (candidates for the plan
+/// search): sample i at temperature kLLMSampleTemperature with seed i, each
+/// checked and repaired like planWithLLM's in up to `maxRounds` rounds.
+/// `builtinPlan` and the module are left as they were. Stops early when a
+/// request fails for a reason other than the reply (no endpoint, no key).
+LLMPlanSamples sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
+                              PlanOp builtinPlan, const TargetProfile &profile,
+                              unsigned samples, unsigned maxRounds,
+                              llvm::ArrayRef<TunedExample> examples = {});
 
 } // namespace mlir::qimeng
 

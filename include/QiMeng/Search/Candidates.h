@@ -29,7 +29,8 @@ namespace mlir::qimeng {
 struct CandidatePlan {
   /// The plan's JSON form.
   llvm::json::Object plan;
-  /// "default" (the plan the search started from) or "neighbour".
+  /// "default" (the plan the search started from), "neighbour" or "llm"
+  /// (proposed by the LLM planner).
   std::string source;
   /// The moves that made it from the default ("" for the default).
   std::string moves;
@@ -45,10 +46,13 @@ std::vector<CandidatePlan> generateNeighbours(const llvm::json::Object &plan,
                                               uint64_t seed);
 
 struct CandidateSelection {
-  /// The default first, then at most `maxCandidates - 1` legal neighbours
-  /// that the cost model keeps, cheapest estimate first.
+  /// The default first, then the legal proposed plans, then legal
+  /// neighbours that the cost model keeps, cheapest estimate first:
+  /// `maxCandidates` at most.
   std::vector<CandidatePlan> candidates;
-  unsigned generated = 0, illegal = 0, pruned = 0;
+  /// Neighbours generated; candidates (proposed or neighbours) that are
+  /// illegal or pruned; proposed plans kept.
+  unsigned generated = 0, illegal = 0, pruned = 0, proposed = 0;
   /// The first problems of the illegal ones (for reports and tests).
   std::vector<std::string> illegalReasons;
 };
@@ -66,10 +70,14 @@ inline constexpr double kMaxRelativeCost = 2.0;
 
 /// Generates the neighbours of `plan` (of `kernel`), checks each against
 /// the kernel and `profile`, prunes with the cost model and keeps up to
-/// `maxCandidates` (the default plan included). Neither op is changed.
-CandidateSelection selectCandidates(PlanOp plan, func::FuncOp kernel,
-                                    const TargetProfile &profile,
-                                    unsigned maxCandidates, uint64_t seed);
+/// `maxCandidates` (the default plan included). `proposed` plans (the LLM
+/// planner's samples) are checked the same way but not pruned, and go
+/// first after the default; a plan equal to one already kept (provenance
+/// aside) is left out. Neither op is changed.
+CandidateSelection
+selectCandidates(PlanOp plan, func::FuncOp kernel, const TargetProfile &profile,
+                 unsigned maxCandidates, uint64_t seed,
+                 llvm::ArrayRef<CandidatePlan> proposed = {});
 
 /// The family of the kernel's main op (its first matmul or contraction,
 /// else its first op that is not a fill) and its features as JSON: per

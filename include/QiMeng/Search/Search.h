@@ -50,14 +50,16 @@ struct CompiledCandidate {
 /// own made from `registry`. An empty text is an empty result.
 std::vector<CompiledCandidate>
 compileCandidates(const DialectRegistry &registry,
-                  llvm::ArrayRef<std::string> modules,
-                  llvm::StringRef lowering,
+                  llvm::ArrayRef<std::string> modules, llvm::StringRef lowering,
                   unsigned threads,
                   std::function<void(unsigned done)> progress = nullptr);
 
 struct SearchOptions {
   /// Candidates to measure, the default plan included.
   unsigned maxCandidates = 32;
+  /// Plans proposed besides the neighbours (the LLM planner's samples):
+  /// measured first after the default (see selectCandidates).
+  std::vector<CandidatePlan> proposed;
   /// Seconds the search of one kernel may take (0: no limit); the default
   /// plan is always measured.
   double budgetSeconds = 0;
@@ -97,6 +99,8 @@ struct SearchResult {
   int best = -1;
   std::optional<double> defaultMs;
   unsigned generated = 0, illegal = 0, pruned = 0, skipped = 0;
+  /// Proposed plans among the candidates.
+  unsigned proposed = 0;
   /// The whole search, and its compile phase (wall clock).
   double seconds = 0, compileSeconds = 0;
   /// Set when no candidate could be measured (no GPU, no qimeng-run, the

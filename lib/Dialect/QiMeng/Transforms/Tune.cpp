@@ -3,7 +3,8 @@
 // For each kernel the built-in planner planned: the fastest correct plan
 // the tuning database holds for the kernel's fingerprint on this GPU and
 // QiMeng version replaces the built-in plan; without one, and with
-// --qimeng-search=N, a search measures up to N candidates on the GPU,
+// --qimeng-search=N, a search measures up to N candidates on the GPU
+// (with an LLM configured, plans sampled from the LLM planner among them),
 // stores them all and takes the fastest correct one (lib/Search).
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/Fingerprint.h"
+#include "QiMeng/Planner/LLMPlanner.h"
 #include "QiMeng/Search/Search.h"
 #include "QiMeng/Search/TuningDB.h"
 
@@ -192,6 +194,22 @@ private:
     }
 
     SearchOptions searchOptions;
+    // With an LLM: its sampled plans are candidates too, measured first.
+    llm::Client *client = session.getClient();
+    if (client && options.searchLLMSamples > 0 &&
+        options.searchCandidates > 1) {
+      LLMPlanSamples samples =
+          sampleLLMPlans(*client, kernel, plan, profile,
+                         options.searchLLMSamples, options.planRounds);
+      report["llm_samples"] = samples.records;
+      for (auto [i, sampled] : llvm::enumerate(samples.plans))
+        searchOptions.proposed.push_back({std::move(sampled), "llm",
+                                          "llm plan " + std::to_string(i + 1),
+                                          1});
+      session.progress(
+          llvm::formatv("@{0}: search: {1} distinct plans from {2} LLM samples",
+                        name, samples.plans.size(), options.searchLLMSamples));
+    }
     searchOptions.maxCandidates = options.searchCandidates;
     searchOptions.budgetSeconds = options.searchBudgetSeconds;
     searchOptions.seed = options.searchSeed;
@@ -258,6 +276,7 @@ private:
     report["generated"] = result.generated;
     report["illegal"] = result.illegal;
     report["pruned"] = result.pruned;
+    report["proposed"] = result.proposed;
     report["skipped"] = result.skipped;
     report["seconds"] = result.seconds;
     report["compile_phase_s"] = result.compileSeconds;
@@ -266,14 +285,14 @@ private:
     report["speedup"] = *result.defaultMs / *best.timeMs;
     report["best"] =
         best.candidate.moves.empty() ? "default" : best.candidate.moves;
-    if (result.best > 0) {
-      std::string why;
-      if (!replacePlan(
-              plan, llvm::json::Value(llvm::json::Object(best.candidate.plan)),
-              "tuned", why)) {
-        kernel.emitError() << "the searched plan does not build: " << why;
-        return failure();
-      }
+    // The measured winner is "tuned" even when it is the default plan, so
+    // the LLM planner does not replace it unmeasured.
+    std::string why;
+    if (!replacePlan(plan,
+                     llvm::json::Value(llvm::json::Object(best.candidate.plan)),
+                     "tuned", why)) {
+      kernel.emitError() << "the searched plan does not build: " << why;
+      return failure();
     }
     record();
     session.progress(llvm::formatv(
