@@ -64,3 +64,13 @@ int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
   }
   return batch;
 }
+
+bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
+  MLIRContext *ctx = op->getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> rowMajor = {AffineMap::get(3, 0, {m, k}, ctx),
+                                     AffineMap::get(3, 0, {k, n}, ctx),
+                                     AffineMap::get(3, 0, {m, n}, ctx)};
+  return op.getIndexingMapsArray() == rowMajor;
+}

@@ -26,6 +26,10 @@ Family classify(linalg::LinalgOp op);
 /// loop its only reduction). 0 for a plain matmul, -1 for anything else.
 int64_t getNumBatchLoops(linalg::LinalgOp op);
 
+/// Whether `op`'s indexing maps are a plain row-major matmul's: (m, k),
+/// (k, n) -> (m, n), no batch and no transposed operand.
+bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_PLANNER_OPFAMILY_H

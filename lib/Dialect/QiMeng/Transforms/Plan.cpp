@@ -57,13 +57,7 @@ MatmulPath getMatmulPath(linalg::LinalgOp op) {
   Type lhs = elementOf(op.getDpsInputOperand(0));
   Type rhs = elementOf(op.getDpsInputOperand(1));
   Type acc = elementOf(op.getDpsInitOperand(0));
-  MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> rowMajorMaps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                         AffineMap::get(3, 0, {k, n}, ctx),
-                                         AffineMap::get(3, 0, {m, n}, ctx)};
-  bool rowMajor = op.getIndexingMapsArray() == rowMajorMaps;
+  bool rowMajor = hasRowMajorMatmulMaps(op);
   if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor &&
       bounds[0] % kMmaBlockTile == 0 && bounds[1] % kMmaBlockTile == 0 &&
       bounds[2] % kMmaReductionTile == 0)

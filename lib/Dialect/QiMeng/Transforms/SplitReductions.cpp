@@ -177,17 +177,14 @@ LogicalResult splitMatmulK(RewriterBase &rewriter, linalg::LinalgOp op,
   if (classify(op) != Family::Matmul || !op.hasPureTensorSemantics() ||
       op->getNumResults() != 1 || op.getNumDpsInputs() != 2)
     return failure();
-  MLIRContext *ctx = op->getContext();
-  AffineExpr dm, dn, dk;
-  bindDims(ctx, dm, dn, dk);
-  SmallVector<AffineMap> rowMajor = {AffineMap::get(3, 0, {dm, dk}, ctx),
-                                     AffineMap::get(3, 0, {dk, dn}, ctx),
-                                     AffineMap::get(3, 0, {dm, dn}, ctx)};
-  if (op.getIndexingMapsArray() != rowMajor ||
+  if (!hasRowMajorMatmulMaps(op) ||
       llvm::any_of(op->getOperandTypes(), [](Type type) {
         return !getElementTypeOrSelf(type).isF32();
       }))
     return failure();
+  MLIRContext *ctx = op->getContext();
+  AffineExpr dm, dn, dk;
+  bindDims(ctx, dm, dn, dk);
   SmallVector<Operation *> combiners;
   if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
       combiners.size() != 1 || !isa<arith::AddFOp>(combiners.front()))
