@@ -1,6 +1,7 @@
 //===- CandidateCheck.cpp - Is an LLM's MLIR safe to take? ----------------===//
 
 #include "QiMeng/MicroCoder/CandidateCheck.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,12 +102,9 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
   std::string diagnostics;
   OwningOpRef<ModuleOp> parsed;
   {
-    ScopedDiagnosticHandler handler(&restricted, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        diagnostics += (diagnostics.empty() ? "" : "; ") + diag.str();
-      return success();
-    });
+    ErrorCollector errors(&restricted);
     parsed = parseSourceString<ModuleOp>(text, &restricted);
+    diagnostics = errors.join();
   }
   if (!parsed) {
     reason = "it does not parse as MLIR of the allowed dialects (" +

@@ -6,6 +6,7 @@
 #include "QiMeng/MicroCoder/CandidateCheck.h"
 #include "QiMeng/MicroCoder/Realize.h"
 #include "QiMeng/Planner/KernelSummary.h"
+#include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Verifier/VerifyStep.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -28,21 +29,6 @@ namespace {
 /// A kernel implementation: a module of its own holding the function and
 /// the workgroup globals it uses.
 using State = OwningOpRef<ModuleOp>;
-
-/// Collects the error diagnostics of `context` while alive.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diag) {
-          if (diag.getSeverity() == DiagnosticSeverity::Error)
-            text += (text.empty() ? "" : "; ") + diag.str();
-          return success();
-        }) {}
-  std::string text;
-
-private:
-  ScopedDiagnosticHandler handler;
-};
 
 State cloneState(ModuleOp state) {
   return State(cast<ModuleOp>(state->clone()));
@@ -74,11 +60,11 @@ State realizeBuiltin(PlanOp plan, ArrayRef<unsigned> indices, ModuleOp spec,
   for (auto [i, action] : llvm::enumerate(actions))
     if (!llvm::is_contained(indices, i))
       action->erase();
-  DiagnosticCollector diagnostics(spec.getContext());
+  ErrorCollector diagnostics(spec.getContext());
   LogicalResult realized = realizePlan(copy, getFunction(*state), -1);
   copy->erase();
   if (failed(realized)) {
-    why = diagnostics.text;
+    why = diagnostics.join();
     return nullptr;
   }
   return state;
@@ -94,10 +80,9 @@ std::optional<std::string> compileToPTX(ModuleOp state) {
   llvm::raw_string_ostream errors(parseError);
   if (failed(parsePassPipeline("lower-to-nvvm", pm, errors)))
     return "the lower-to-nvvm pipeline is not registered here: " + parseError;
-  DiagnosticCollector diagnostics(context);
+  ErrorCollector diagnostics(context);
   if (failed(pm.run(*copy)))
-    return diagnostics.text.empty() ? std::string("lowering failed")
-                                    : diagnostics.text;
+    return diagnostics.join("; ", "lowering failed");
   return std::nullopt;
 }
 

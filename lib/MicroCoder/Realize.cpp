@@ -14,6 +14,7 @@
 #include "QiMeng/MicroCoder/SharedBuffers.h"
 #include "QiMeng/MicroCoder/TensorCores.h"
 #include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -109,14 +110,11 @@ static LogicalResult runSequence(PlanOp plan, func::FuncOp kernel,
   std::string detail;
   LogicalResult result = success();
   {
-    ScopedDiagnosticHandler handler(kernel.getContext(), [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        detail += diag.str() + "\n";
-      return success();
-    });
+    ErrorCollector errors(kernel.getContext());
     result = transform::applyTransformNamedSequence(
         kernel, entry, script,
         transform::TransformOptions().enableExpensiveChecks(false));
+    detail = errors.join("\n");
   }
   if (failed(result))
     return plan.emitOpError()

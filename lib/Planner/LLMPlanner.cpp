@@ -6,6 +6,7 @@
 #include "QiMeng/LLM/Prompts.h"
 #include "QiMeng/Planner/KernelSummary.h"
 #include "QiMeng/Planner/PlanResources.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -127,11 +128,7 @@ proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
     std::vector<std::string> problems;
     PlanOp plan;
     {
-      ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error)
-          problems.push_back(diag.str());
-        return success();
-      });
+      ErrorCollector errors(context);
       // The schema made it an object with a string "kernel".
       nlohmann::json &json = *reply->json;
       std::string planned = json["kernel"].get<std::string>();
@@ -148,7 +145,9 @@ proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
             planFromJSONText(builder, builtinPlan.getLoc(), json.dump());
         if (succeeded(built))
           plan = *built;
-        else if (problems.empty())
+        else
+          problems = errors.getErrors();
+        if (!plan && problems.empty())
           problems.push_back("the plan does not verify");
       }
     }

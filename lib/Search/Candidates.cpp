@@ -6,6 +6,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/PlanResources.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -381,23 +382,6 @@ FailureOr<double> mlir::qimeng::estimatePlanCost(PlanOp plan,
   return cost > 0 ? cost : 1.0;
 }
 
-/// Collects the error diagnostics of the context while alive.
-namespace {
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diag) {
-          if (diag.getSeverity() == DiagnosticSeverity::Error && text.empty())
-            text = diag.str();
-          return success();
-        }) {}
-  std::string text;
-
-private:
-  ScopedDiagnosticHandler handler;
-};
-} // namespace
-
 /// The plan's JSON text without its provenance: two plans that differ only
 /// in who proposed them are the same candidate.
 static std::string getPlanIdentity(const llvm::json::Object &plan) {
@@ -435,7 +419,7 @@ mlir::qimeng::selectCandidates(PlanOp plan, func::FuncOp kernel,
     std::string problem;
     FailureOr<double> cost = failure();
     {
-      DiagnosticCollector diagnostics(context);
+      ErrorCollector diagnostics(context);
       builder.setInsertionPointToEnd(scratch->getBody());
       FailureOr<PlanOp> built =
           planFromJSON(builder, kernel.getLoc(),
@@ -444,7 +428,7 @@ mlir::qimeng::selectCandidates(PlanOp plan, func::FuncOp kernel,
         cost = estimatePlanCost(*built, copy, profile, &problem);
         (*built)->erase();
       } else {
-        problem = diagnostics.text;
+        problem = diagnostics.first();
       }
     }
     if (failed(cost)) {

@@ -4,6 +4,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Runtime/CudaDriver.h"
+#include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Target/CudaToolkit.h"
 #include "QiMeng/Verifier/TempDirectory.h"
 
@@ -92,15 +93,10 @@ std::string printCandidateModule(ModuleOp module, func::FuncOp kernel,
     builder.clone(*global);
   builder.clone(*kernel);
   if (plan) {
-    std::string first;
-    ScopedDiagnosticHandler handler(kernel.getContext(), [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error && first.empty())
-        first = d.str();
-      return success();
-    });
+    ErrorCollector errors(kernel.getContext());
     if (failed(planFromJSON(builder, kernel.getLoc(),
                             llvm::json::Value(llvm::json::Object(*plan))))) {
-      why = first.empty() ? "the plan does not build" : first;
+      why = errors.first("the plan does not build");
       return "";
     }
   }
@@ -119,15 +115,14 @@ CompiledCandidate compileCandidate(const DialectRegistry &registry,
   CompiledCandidate result;
   Clock::time_point start = Clock::now();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  std::string errors;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && errors.size() < 2000)
-      errors += (errors.empty() ? "" : "; ") + d.str();
-    return success();
-  });
+  ErrorCollector errors(&context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  // Stored with the candidate: a bounded message.
+  auto describe = [&](llvm::StringRef otherwise) {
+    return errors.join("; ", otherwise).substr(0, 2000);
+  };
   if (!module) {
-    result.error = "the candidate does not parse: " + errors;
+    result.error = "the candidate does not parse: " + describe("");
     return result;
   }
   PassManager pm(&context);
@@ -141,7 +136,7 @@ CompiledCandidate compileCandidate(const DialectRegistry &registry,
     return result;
   }
   if (failed(pm.run(*module))) {
-    result.error = errors.empty() ? "the lowering failed" : errors;
+    result.error = describe("the lowering failed");
     return result;
   }
   llvm::raw_string_ostream os(result.lowered);

@@ -4,6 +4,7 @@
 
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -131,12 +132,7 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
   bool reference = mode != RunnerMode::Planned;
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> copy = module.clone();
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += diag.str() + "\n";
-    return success();
-  });
+  ErrorCollector errors(ctx);
   auto runPipeline = [&](llvm::StringRef pipeline) -> llvm::Error {
     PassManager pm(ctx, ModuleOp::getOperationName(),
                    OpPassManager::Nesting::Implicit);
@@ -144,7 +140,7 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
       return llvm::createStringError("internal error: bad pipeline " +
                                      pipeline);
     if (failed(pm.run(*copy)))
-      return llvm::createStringError("compiling failed: " + diagnostics);
+      return llvm::createStringError("compiling failed: " + errors.join("\n"));
     return llvm::Error::success();
   };
   // A module not lowered yet is planned, bufferized, realized and lowered;

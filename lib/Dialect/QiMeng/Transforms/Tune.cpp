@@ -16,6 +16,7 @@
 #include "QiMeng/Planner/LLMPlanner.h"
 #include "QiMeng/Search/Search.h"
 #include "QiMeng/Search/TuningDB.h"
+#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -52,16 +53,11 @@ PlanOp replacePlan(PlanOp plan, const llvm::json::Value &json,
   object["provenance"] = provenance;
   object["kernel"] = plan.getKernel();
   OpBuilder builder(plan);
-  std::string first;
-  ScopedDiagnosticHandler handler(plan.getContext(), [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && first.empty())
-      first = d.str();
-    return success();
-  });
+  ErrorCollector errors(plan.getContext());
   FailureOr<PlanOp> built = planFromJSON(builder, plan.getLoc(),
                                          llvm::json::Value(std::move(object)));
   if (failed(built)) {
-    why = first;
+    why = errors.first();
     return nullptr;
   }
   plan->erase();
