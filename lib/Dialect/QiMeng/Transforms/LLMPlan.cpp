@@ -13,6 +13,7 @@
 #include "QiMeng/Planner/LLMPlanner.h"
 #include "QiMeng/Search/Candidates.h"
 #include "QiMeng/Search/Search.h"
+#include "QiMeng/Search/TunedExamples.h"
 #include "QiMeng/Search/TuningDB.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,9 +26,6 @@ namespace mlir::qimeng {
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
 
 namespace {
-
-/// Tuned plans of similar kernels shown to the LLM planner.
-constexpr unsigned kMaxTunedExamples = 3;
 
 /// `plan`'s JSON form as nlohmann JSON, for the report.
 nlohmann::json planJSON(PlanOp plan) {
@@ -63,47 +61,13 @@ struct TunedExampleSource {
   }
 };
 
-/// In-context examples for `kernel`'s prompt: the tuning database's best
-/// plans of the nearest kernels of its family on this GPU.
+/// In-context examples for `kernel`'s prompt (none without a database).
 std::vector<TunedExample> findTunedExamples(TunedExampleSource &source,
                                             func::FuncOp kernel,
                                             StringRef target) {
   if (!source.db)
     return {};
-  const std::string &gpu = source.gpu;
-  TuningDB *db = source.db.get();
-  auto [family, features] = describeKernel(kernel);
-  TuningKey where{"", gpu, target.str(), getQiMengVersion().str()};
-  llvm::Expected<std::vector<TuningRecord>> best =
-      db->findBestOfFamily(family, where);
-  if (!best) {
-    llvm::consumeError(best.takeError());
-    return {};
-  }
-  std::vector<TunedExample> examples;
-  for (const TuningRecord &record :
-       findNearestTunings(std::move(*best), getKernelFingerprint(kernel),
-                          family, features, kMaxTunedExamples)) {
-    std::string loops;
-    if (const llvm::json::Object *f = record.features.getAsObject())
-      if (const llvm::json::Array *ops = f->getArray("ops"))
-        for (const llvm::json::Value &op : *ops)
-          if (const llvm::json::Object *entry = op.getAsObject())
-            loops += (loops.empty() ? "" : "; ") +
-                     llvm::formatv("{0} loops {1} of {2}",
-                                   entry->getString("op").value_or("?"),
-                                   *entry->get("loops"),
-                                   *entry->get("element_types"))
-                         .str();
-    examples.push_back(
-        {llvm::formatv("- @{0} ({1}): {2}; {3:F4} ms, {4:F2}x over the "
-                       "built-in plan",
-                       record.kernel, record.family, loops, *record.timeMs,
-                       record.getSpeedup())
-             .str(),
-         llvm::formatv("{0}", record.plan).str()});
-  }
-  return examples;
+  return findTunedExamples(*source.db, kernel, source.gpu, target);
 }
 
 class QiMengLLMPlanPass

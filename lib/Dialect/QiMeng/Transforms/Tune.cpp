@@ -15,6 +15,7 @@
 #include "QiMeng/Planner/Fingerprint.h"
 #include "QiMeng/Planner/LLMPlanner.h"
 #include "QiMeng/Search/Search.h"
+#include "QiMeng/Search/TunedExamples.h"
 #include "QiMeng/Search/TuningDB.h"
 #include "QiMeng/Support/ErrorCollector.h"
 
@@ -194,10 +195,14 @@ private:
     llm::Client *client = session.getClient();
     if (client && options.searchLLMSamples > 0 &&
         options.searchCandidates > 1) {
-      LLMPlanSamples samples =
-          sampleLLMPlans(*client, kernel, plan, profile,
-                         options.searchLLMSamples, options.planRounds);
+      std::vector<TunedExample> examples =
+          findTunedExamples(db, kernel, key.gpu, key.chip);
+      LLMPlanSamples samples = sampleLLMPlans(*client, kernel, plan, profile,
+                                              options.searchLLMSamples,
+                                              options.planRounds, examples);
       report["llm_samples"] = samples.records;
+      if (!examples.empty())
+        report["tuned_examples"] = examples.size();
       for (auto [i, sampled] : llvm::enumerate(samples.plans))
         searchOptions.proposed.push_back({std::move(sampled), "llm",
                                           "llm plan " + std::to_string(i + 1),
