@@ -244,11 +244,13 @@ def tuned_markdown(tuned, merged, command):
                        ("`%s`" % t["best"]) if t.get("best") else
                        t.get("source", "–")))
     if speedups:
-        out += ["", "Geomean search speedup over the built-in plan: %s over "
-                "%d kernels; search seconds per kernel: median %s, max %s." % (
-                    fmt(geomean(speedups), 3, "×"), len(speedups),
-                    fmt(sorted(seconds)[len(seconds) // 2], 3),
-                    fmt(max(seconds), 3))]
+        line = "Geomean search speedup over the built-in plan: %s over %d " \
+            "kernels" % (fmt(geomean(speedups), 3, "×"), len(speedups))
+        if seconds:
+            line += "; search seconds per kernel: median %s, max %s" % (
+                fmt(sorted(seconds)[len(seconds) // 2], 3),
+                fmt(max(seconds), 3))
+        out += ["", line + "."]
     failures = [e for e in tuned["problems"] if e.get("error")]
     for entry in failures:
         out.append("- %s: %s" % (entry["name"], entry["error"]))

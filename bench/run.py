@@ -178,12 +178,9 @@ def compile_problem(problem, opt, workdir, args):
             tuned = kernel["tuning"]
             result["tuning"] = {k: tuned[k] for k in (
                 "source", "time_ms", "default_ms", "speedup", "seconds",
-                "best", "generated", "illegal", "pruned", "skipped")
+                "best", "generated", "illegal", "pruned", "skipped",
+                "measured", "proposed")
                 if k in tuned}
-            if "candidates" in tuned:
-                result["tuning"]["measured"] = sum(
-                    1 for c in tuned["candidates"]
-                    if c.get("verdict") != "skipped")
     except (OSError, ValueError, KeyError):
         pass
     return compiled, result

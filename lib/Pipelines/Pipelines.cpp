@@ -17,7 +17,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 
 using namespace mlir;
 

@@ -200,8 +200,7 @@ mlir::qimeng::sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
                              unsigned samples, unsigned maxRounds,
                              ArrayRef<TunedExample> examples) {
   LLMPlanSamples result;
-  std::string builtin = printJSON(planToJSON(builtinPlan));
-  std::set<std::string> seen = {builtin};
+  std::set<std::string> seen = {getPlanIdentity(planToJSON(builtinPlan))};
   for (unsigned sample = 0; sample < samples; ++sample) {
     LLMPlanResult proposed = proposePlan(client, kernel, builtinPlan, profile,
                                          maxRounds, examples, sample);
@@ -210,26 +209,23 @@ mlir::qimeng::sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
       record["outcome"] = "rejected";
       record["reason"] = proposed.fallbackReason;
       result.records.push_back(record);
-      // A failure that is not the model's (no endpoint, no key) would
-      // repeat for every sample.
-      if (!proposed.rounds.empty() &&
+      // A failure that is not the model's (no prompt, no endpoint, no key)
+      // would repeat for every sample.
+      if (proposed.rounds.empty() ||
           proposed.rounds.back().value("outcome", "") == "error")
         break;
       continue;
     }
     llvm::json::Object plan = planToJSON(proposed.plan);
     proposed.plan->erase();
-    // Compared without the provenance, which is all that may differ.
-    llvm::json::Object bare = plan;
-    bare["provenance"] = "builtin";
-    if (!seen.insert(printJSON(llvm::json::Value(std::move(bare)))).second) {
+    if (!seen.insert(getPlanIdentity(plan)).second) {
       record["outcome"] = "duplicate";
       result.records.push_back(record);
       continue;
     }
     record["outcome"] = "accepted";
     result.records.push_back(record);
-    result.plans.push_back(std::move(plan));
+    result.plans.push_back({sample, std::move(plan)});
   }
   return result;
 }

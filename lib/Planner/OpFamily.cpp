@@ -66,11 +66,6 @@ int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
 }
 
 bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
-  MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> rowMajor = {AffineMap::get(3, 0, {m, k}, ctx),
-                                     AffineMap::get(3, 0, {k, n}, ctx),
-                                     AffineMap::get(3, 0, {m, n}, ctx)};
-  return op.getIndexingMapsArray() == rowMajor;
+  return op.getIndexingMapsArray() ==
+         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
 }

@@ -258,11 +258,6 @@ void shuffle(std::vector<T> &items, std::mt19937_64 &rng) {
     std::swap(items[i - 1], items[rng() % i]);
 }
 
-std::string serialize(const llvm::json::Object &object) {
-  return llvm::formatv("{0}", llvm::json::Value(llvm::json::Object(object)))
-      .str();
-}
-
 } // namespace
 
 std::vector<CandidatePlan>
@@ -302,13 +297,11 @@ mlir::qimeng::generateNeighbours(const llvm::json::Object &plan,
   shuffle(singles, rng);
   shuffle(pairs, rng);
   // Without duplicates (two moves can reach one plan) or the plan itself.
-  llvm::json::Object original = plan;
-  original["provenance"] = "tuned";
-  std::set<std::string> seen = {serialize(original)};
+  std::set<std::string> seen = {getPlanIdentity(plan)};
   std::vector<CandidatePlan> result;
   for (std::vector<CandidatePlan> *group : {&singles, &pairs})
     for (CandidatePlan &candidate : *group)
-      if (seen.insert(serialize(candidate.plan)).second)
+      if (seen.insert(getPlanIdentity(candidate.plan)).second)
         result.push_back(std::move(candidate));
   return result;
 }
@@ -380,14 +373,6 @@ FailureOr<double> mlir::qimeng::estimatePlanCost(PlanOp plan,
     cost += 1.0 / (coverage * tail * latency * warpUse);
   }
   return cost > 0 ? cost : 1.0;
-}
-
-/// The plan's JSON text without its provenance: two plans that differ only
-/// in who proposed them are the same candidate.
-static std::string getPlanIdentity(const llvm::json::Object &plan) {
-  llvm::json::Object bare = plan;
-  bare.erase("provenance");
-  return llvm::formatv("{0}", llvm::json::Value(std::move(bare))).str();
 }
 
 CandidateSelection

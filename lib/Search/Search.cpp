@@ -10,20 +10,16 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -163,15 +159,9 @@ mlir::qimeng::compileCandidates(const DialectRegistry &registry,
   std::vector<CompiledCandidate> compiled(count);
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency());
-  // Building lower-to-nvvm once here settles what it reads from the
-  // environment (the CUDA toolkit) before several threads build it.
-  {
-    MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-    PassManager pm(&context);
-    std::string ignored;
-    llvm::raw_string_ostream os(ignored);
-    (void)parsePassPipeline(("lower-to-nvvm{" + lowering + "}").str(), pm, os);
-  }
+  // lower-to-nvvm sets the CUDA toolkit in the environment when it is
+  // built: once here, before several threads build it.
+  useFoundCudaToolkit();
   std::atomic<size_t> next{0};
   std::atomic<unsigned> done{0};
   auto worker = [&] {
@@ -399,6 +389,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.seed = options.seed + 1000;
     step.runTool = options.runTool;
     step.device = firstDevice;
+    step.timeoutSeconds = kCandidateTimeoutSeconds;
     StepResult verified =
         verifyStepFiles(dir.in("candidate" + llvm::Twine(best) + ".mlir"),
                         referencePath, kernel.getSymName(), step);
@@ -409,13 +400,16 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     MeasuredCandidate &m = result.measured[best];
     if (verified.status == StepStatus::CouldNotRun) {
       // Nothing is known against it: keep it out of the database and out
-      // of the choice.
+      // of the choice. What stopped the check (the tool, the reference,
+      // the GPU) would stop the next one too: the default plan stays.
       m.correct = false;
       m.verdict = "could-not-run";
       m.reason = "the final check could not run: " + verified.reason;
       progress("the final check of [" + m.candidate.moves +
-               "] could not run (" + verified.reason + "); trying the next");
-      continue;
+               "] could not run (" + verified.reason +
+               "); keeping the default plan");
+      result.best = 0;
+      break;
     }
     m.correct = false;
     m.verdict = "fail";

@@ -63,8 +63,12 @@ inline constexpr double kLLMSampleTemperature = 0.8;
 
 struct LLMPlanSamples {
   /// The distinct accepted plans (JSON form, provenance "llm:<model>"),
-  /// none equal to the built-in plan.
-  std::vector<llvm::json::Object> plans;
+  /// none equal to the built-in plan, with the sample each came from.
+  struct Sampled {
+    unsigned sample;
+    llvm::json::Object plan;
+  };
+  std::vector<Sampled> plans;
   /// One object per sample: sample, outcome (accepted, duplicate,
   /// rejected), reason, rounds (as LLMPlanResult::rounds).
   nlohmann::json records = nlohmann::json::array();

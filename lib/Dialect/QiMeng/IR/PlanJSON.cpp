@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -53,8 +54,8 @@ json::Object mlir::qimeng::actionToJSON(MacroActionOpInterface action) {
       obj[spec.name] = cast<StringAttr>(attr).getValue();
       break;
     case ParamKind::Int:
-      obj[spec.name] = attr ? cast<IntegerAttr>(attr).getInt()
-                            : spec.defaultValue;
+      obj[spec.name] =
+          attr ? cast<IntegerAttr>(attr).getInt() : spec.defaultValue;
       break;
     case ParamKind::IntArray: {
       json::Array values;
@@ -71,6 +72,12 @@ json::Object mlir::qimeng::actionToJSON(MacroActionOpInterface action) {
     }
   }
   return obj;
+}
+
+std::string mlir::qimeng::getPlanIdentity(const json::Object &plan) {
+  json::Object bare = plan;
+  bare.erase("provenance");
+  return llvm::formatv("{0}", json::Value(std::move(bare))).str();
 }
 
 json::Object mlir::qimeng::planToJSON(PlanOp plan) {
@@ -158,8 +165,7 @@ FailureOr<Attribute> PlanReader::readParam(const json::Value &value,
   llvm_unreachable("unknown parameter kind");
 }
 
-LogicalResult PlanReader::readAction(const json::Value &value,
-                                     unsigned index) {
+LogicalResult PlanReader::readAction(const json::Value &value, unsigned index) {
   std::string path = ("actions[" + Twine(index) + "]").str();
   const json::Object *obj = value.getAsObject();
   if (!obj)
@@ -191,8 +197,7 @@ LogicalResult PlanReader::readAction(const json::Value &value,
   if (failed(checkKeys(*obj, path, allowed)))
     return failure();
 
-  OperationState state(NameLoc::get(builder.getStringAttr(path), loc),
-                       *opName);
+  OperationState state(NameLoc::get(builder.getStringAttr(path), loc), *opName);
   for (const ParamSpec &spec : specs) {
     std::string paramPath = path + "." + spec.name.str();
     const json::Value *param = obj->get(spec.name);
@@ -350,12 +355,12 @@ json::Object mlir::qimeng::getPlanJSONSchema(MLIRContext *context) {
     variants.push_back(strictObject(std::move(properties)));
   }
   json::Object properties;
-  properties["kernel"] = json::Object{
-      {"type", "string"},
-      {"description", "name of the kernel function, without '@'"}};
-  properties["provenance"] = json::Object{
-      {"type", "string"},
-      {"description", "'builtin', 'tuned' or 'llm:<model>'"}};
+  properties["kernel"] =
+      json::Object{{"type", "string"},
+                   {"description", "name of the kernel function, without '@'"}};
+  properties["provenance"] =
+      json::Object{{"type", "string"},
+                   {"description", "'builtin', 'tuned' or 'llm:<model>'"}};
   properties["actions"] = json::Object{
       {"type", "array"},
       {"description", "macro actions, in the order they are applied"},

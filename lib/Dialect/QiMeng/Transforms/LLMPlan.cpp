@@ -9,16 +9,13 @@
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
-#include "QiMeng/Planner/Fingerprint.h"
 #include "QiMeng/Planner/LLMPlanner.h"
-#include "QiMeng/Search/Candidates.h"
 #include "QiMeng/Search/Search.h"
 #include "QiMeng/Search/TunedExamples.h"
 #include "QiMeng/Search/TuningDB.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ScopedPrinter.h"
 
 namespace mlir::qimeng {
@@ -61,15 +58,6 @@ struct TunedExampleSource {
   }
 };
 
-/// In-context examples for `kernel`'s prompt (none without a database).
-std::vector<TunedExample> findTunedExamples(TunedExampleSource &source,
-                                            func::FuncOp kernel,
-                                            StringRef target) {
-  if (!source.db)
-    return {};
-  return findTunedExamples(*source.db, kernel, source.gpu, target);
-}
-
 class QiMengLLMPlanPass
     : public impl::QiMengLLMPlanPassBase<QiMengLLMPlanPass> {
 public:
@@ -100,7 +88,9 @@ public:
         if (!tuned)
           tuned = TunedExampleSource::open();
         std::vector<TunedExample> examples =
-            findTunedExamples(*tuned, kernel, target);
+            tuned->db
+                ? findTunedExamples(*tuned->db, kernel, tuned->gpu, target)
+                : std::vector<TunedExample>();
         if (!examples.empty())
           entry["tuned_examples"] = examples.size();
         LLMPlanResult result =

@@ -203,10 +203,10 @@ private:
       report["llm_samples"] = samples.records;
       if (!examples.empty())
         report["tuned_examples"] = examples.size();
-      for (auto [i, sampled] : llvm::enumerate(samples.plans))
-        searchOptions.proposed.push_back({std::move(sampled), "llm",
-                                          "llm plan " + std::to_string(i + 1),
-                                          1});
+      for (LLMPlanSamples::Sampled &sampled : samples.plans)
+        searchOptions.proposed.push_back(
+            {std::move(sampled.plan), "llm",
+             "llm sample " + std::to_string(sampled.sample), 1});
       session.progress(
           llvm::formatv("@{0}: search: {1} distinct plans from {2} LLM samples",
                         name, samples.plans.size(), options.searchLLMSamples));
@@ -279,6 +279,7 @@ private:
     report["pruned"] = result.pruned;
     report["proposed"] = result.proposed;
     report["skipped"] = result.skipped;
+    report["measured"] = result.measured.size() - result.skipped;
     report["seconds"] = result.seconds;
     report["compile_phase_s"] = result.compileSeconds;
     report["default_ms"] = *result.defaultMs;
@@ -288,12 +289,16 @@ private:
         best.candidate.moves.empty() ? "default" : best.candidate.moves;
     // The measured winner is "tuned" even when it is the default plan, so
     // the LLM planner does not replace it unmeasured.
-    std::string why;
-    if (!replacePlan(plan,
-                     llvm::json::Value(llvm::json::Object(best.candidate.plan)),
-                     "tuned", why)) {
-      kernel.emitError() << "the searched plan does not build: " << why;
-      return failure();
+    if (result.best == 0) {
+      plan.setProvenance("tuned");
+    } else {
+      std::string why;
+      if (!replacePlan(
+              plan, llvm::json::Value(llvm::json::Object(best.candidate.plan)),
+              "tuned", why)) {
+        kernel.emitError() << "the searched plan does not build: " << why;
+        return failure();
+      }
     }
     record();
     session.progress(llvm::formatv(

@@ -21,6 +21,10 @@ llvm::json::Object actionToJSON(MacroActionOpInterface action);
 /// {"kernel": ..., "provenance": ..., "actions": [...]}.
 llvm::json::Object planToJSON(PlanOp plan);
 
+/// The JSON form's text without its provenance: two plans that differ only
+/// in who proposed them have the same identity.
+std::string getPlanIdentity(const llvm::json::Object &plan);
+
 /// Builds a plan from its JSON form at the builder's insertion point. Checks
 /// the JSON's shape (unknown or missing keys, wrong types, unknown actions or
 /// enum symbols) and then runs the op verifiers, including the checks against
@@ -36,9 +40,9 @@ FailureOr<PlanOp> planFromJSONText(OpBuilder &builder, Location loc,
                                    llvm::StringRef text,
                                    bool verifyAgainstKernel = true);
 
-/// Returns the JSON Schema of a plan, in the strict style that structured-output
-/// LLM APIs accept: every object lists all its properties as required and sets
-/// additionalProperties to false.
+/// Returns the JSON Schema of a plan, in the strict style that
+/// structured-output LLM APIs accept: every object lists all its properties as
+/// required and sets additionalProperties to false.
 llvm::json::Object getPlanJSONSchema(MLIRContext *context);
 
 } // namespace mlir::qimeng
