@@ -5,8 +5,8 @@
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Support/ErrorCollector.h"
+#include "QiMeng/Support/TempDirectory.h"
 #include "QiMeng/Target/CudaToolkit.h"
-#include "QiMeng/Verifier/TempDirectory.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"

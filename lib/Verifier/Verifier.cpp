@@ -257,6 +257,7 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
                               referenceOn);
   if (!reference)
     return reference.takeError();
+  (*reference)->keepResults = false;
   return assemble(std::move(*candidate), std::move(*reference), entry);
 }
 
@@ -392,6 +393,8 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     referenceMs += expected.milliseconds;
     report.ok &= trial.ok;
     report.trials.push_back(std::move(trial));
+    if (!shared->keepResults)
+      shared->results.erase(cached);
   }
   if (options.timing) {
     RunOptions inputs = options.run;

@@ -2,7 +2,7 @@
 
 #include "QiMeng/Verifier/VerifyStep.h"
 
-#include "QiMeng/Verifier/TempDirectory.h"
+#include "QiMeng/Support/TempDirectory.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/ScopeExit.h"

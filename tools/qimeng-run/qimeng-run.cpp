@@ -20,6 +20,7 @@
 #include "QiMeng/InitAll.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Runtime/CudaDriver.h"
+#include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Verifier/Npy.h"
 #include "QiMeng/Verifier/Report.h"
 #include "QiMeng/Verifier/Runner.h"
@@ -262,14 +263,18 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
   unsigned verified = 0;
   for (auto [i, path] : llvm::enumerate(paths)) {
     llvm::json::Object line{{"index", int64_t(i)}, {"path", path.trim()}};
-    llvm::SourceMgr sources;
-    SourceMgrDiagnosticHandler diagnostics(sources, &context);
-    OwningOpRef<ModuleOp> candidate =
-        parseSourceFile<ModuleOp>(path.trim(), sources, &context);
+    OwningOpRef<ModuleOp> candidate;
+    std::string parseError;
+    {
+      ErrorCollector errors(&context);
+      candidate = parseSourceFile<ModuleOp>(path.trim(), &context);
+      parseError = errors.first();
+    }
     llvm::Expected<std::unique_ptr<Verifier>> verifier =
-        candidate ? Verifier::create(*candidate, entry, *reference)
-                  : llvm::Expected<std::unique_ptr<Verifier>>(
-                        llvm::createStringError("cannot parse " + path));
+        candidate
+            ? Verifier::create(*candidate, entry, *reference)
+            : llvm::Expected<std::unique_ptr<Verifier>>(llvm::createStringError(
+                  "cannot parse " + path + ": " + parseError));
     llvm::Expected<VerifyReport> result =
         verifier ? (*verifier)->verify(options)
                  : llvm::Expected<VerifyReport>(verifier.takeError());

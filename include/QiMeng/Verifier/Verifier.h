@@ -171,8 +171,6 @@ public:
   create(ModuleOp original, llvm::StringRef entry,
          ReferenceOn referenceOn = ReferenceOn::Auto);
   Runner &getRunner() { return *runner; }
-  /// getReductionLength of the reference program.
-  int64_t getReductionLength() const { return reductionLength; }
 
 private:
   friend class Verifier;
@@ -180,6 +178,10 @@ private:
   int64_t reductionLength = 1;
   /// Per seed: the reference's result and the outputs it left NaN in.
   std::map<uint64_t, std::pair<RunResult, std::string>> results;
+  /// Whether `results` outlive a trial: only a reference shared by several
+  /// candidates needs them again (each is every argument: hundreds of MB
+  /// for large kernels).
+  bool keepResults = true;
 };
 
 class Verifier {

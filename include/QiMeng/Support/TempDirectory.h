@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QIMENG_VERIFIER_TEMPDIRECTORY_H
-#define QIMENG_VERIFIER_TEMPDIRECTORY_H
+#ifndef QIMENG_SUPPORT_TEMPDIRECTORY_H
+#define QIMENG_SUPPORT_TEMPDIRECTORY_H
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
@@ -47,4 +47,4 @@ private:
 
 } // namespace mlir::qimeng
 
-#endif // QIMENG_VERIFIER_TEMPDIRECTORY_H
+#endif // QIMENG_SUPPORT_TEMPDIRECTORY_H
