@@ -3,6 +3,7 @@
 #include "QiMeng/Verifier/VerifyStep.h"
 
 #include "QiMeng/Support/TempDirectory.h"
+#include "QiMeng/Support/WaitChild.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -13,11 +14,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <sys/wait.h>
-#include <thread>
 
 extern char **environ;
 
@@ -144,25 +143,29 @@ static int runTool(const std::string &tool, ArrayRef<std::string> args,
       redirects, 0, execError, &failed);
   if (failed || child.Pid == llvm::sys::ProcessInfo::InvalidPid)
     return -1;
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (true) {
-    int status = 0;
-    pid_t done = waitpid(child.Pid, &status, WNOHANG);
-    if (done == child.Pid)
-      return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
-    if (done < 0) {
-      if (execError)
-        *execError = "lost the child process";
-      return -1;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(child.Pid, SIGKILL);
-      waitpid(child.Pid, &status, 0);
-      return -2;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  int status = 0;
+  switch (waitForChild(child.Pid, seconds, status)) {
+  case ChildEnd::Ended:
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+  case ChildEnd::TimedOut:
+    return -2;
+  case ChildEnd::Lost:
+    if (execError)
+      *execError = "lost the child process";
+    return -1;
   }
+  return -1;
+}
+
+/// A qimeng-run report's status as a step's verdict: the candidate's fault
+/// (a mismatch, its own error, a crash or time-out) or nothing known.
+static StepStatus getStepStatus(llvm::StringRef status) {
+  if (status == "pass")
+    return StepStatus::Pass;
+  if (status == "fail" || status == "error" || status == "crash" ||
+      status == "timeout")
+    return StepStatus::Fail;
+  return StepStatus::CouldNotRun;
 }
 
 /// The timings of `result`'s report ("verify": {"timing": ...}), if any.
@@ -265,15 +268,9 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
   llvm::StringRef status = result.report.getString("status").value_or("error");
   result.reason = result.report.getString("message").value_or("").str();
   readTimings(result);
-  if (status == "pass") {
-    result.status = StepStatus::Pass;
+  result.status = getStepStatus(status);
+  if (result.status == StepStatus::Pass)
     result.reason.clear();
-  } else if (status == "fail" || status == "error" || status == "crash" ||
-             status == "timeout") {
-    result.status = StepStatus::Fail;
-  } else {
-    result.status = StepStatus::CouldNotRun;
-  }
   return result;
 }
 
@@ -347,7 +344,7 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
           break;
         StepResult &result = results[next + *index];
         llvm::StringRef status = line->getString("status").value_or("error");
-        result.status = status == "pass" ? StepStatus::Pass : StepStatus::Fail;
+        result.status = getStepStatus(status);
         result.reason = line->getString("message").value_or("").str();
         // The candidate's line is its report (status, message, verify).
         result.report = llvm::json::Object(*line);

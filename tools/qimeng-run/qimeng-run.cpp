@@ -21,6 +21,7 @@
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Support/ErrorCollector.h"
+#include "QiMeng/Support/WaitChild.h"
 #include "QiMeng/Verifier/Npy.h"
 #include "QiMeng/Verifier/Report.h"
 #include "QiMeng/Verifier/Runner.h"
@@ -43,11 +44,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace mlir;
@@ -189,26 +188,15 @@ int runIsolated(unsigned seconds, llvm::function_ref<int()> work) {
     llvm::outs().flush();
     _exit(status);
   }
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   int status = 0;
-  while (true) {
-    pid_t done = waitpid(child, &status, WNOHANG);
-    if (done == child)
-      break;
-    if (done < 0)
-      return fail("lost the isolated run: " +
-                  llvm::Twine(std::strerror(errno)));
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(child, SIGKILL);
-      waitpid(child, &status, 0);
-      return finish(1, "timeout",
-                    llvm::formatv("the run took longer than {0} s and was "
-                                  "killed (a hanging kernel?)",
-                                  seconds));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ChildEnd end = waitForChild(child, seconds, status);
+  if (end == ChildEnd::Lost)
+    return fail("lost the isolated run: " + llvm::Twine(std::strerror(errno)));
+  if (end == ChildEnd::TimedOut)
+    return finish(1, "timeout",
+                  llvm::formatv("the run took longer than {0} s and was "
+                                "killed (a hanging kernel?)",
+                                seconds));
   // A child that exited wrote its own report.
   if (WIFSIGNALED(status))
     return finish(1, "crash",
