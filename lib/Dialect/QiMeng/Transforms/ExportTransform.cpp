@@ -92,9 +92,11 @@ std::string emitTagging(const KernelExport &k, StringRef func) {
                       "!transform.any_op\n",
                       k.name, func);
   // A failure here: the input's linalg ops are not the planned ones (was the
-  // kernel rewritten by qimeng-prepare: softmax, padding, fused chains?).
+  // kernel rewritten by qimeng-prepare or qimeng-split-reductions: softmax,
+  // padding, fused chains, split reductions or split-K?).
   os << llvm::formatv("    // @{0} must hold {1} linalg op(s): the planned "
-                      "ones, not rewritten by qimeng-prepare\n"
+                      "ones, not rewritten by qimeng-prepare or "
+                      "qimeng-split-reductions\n"
                       "    %count_{0} = transform.num_associations %ops_{0} : "
                       "(!transform.any_op) -> !transform.param<i64>\n"
                       "    %expected_{0} = transform.param.constant {1} : i64 "
