@@ -106,6 +106,16 @@ FailureOr<linalg::LinalgOp> collapseReductionLoops(RewriterBase &rewriter,
   return collapsed->collapsedOp;
 }
 
+/// The power of two nearest above `wanted` (at least 1) that divides
+/// `extent` into parts of at least `minPart`, halved until it does; 1 when
+/// none does.
+int64_t choosePartCount(int64_t wanted, int64_t extent, int64_t minPart) {
+  int64_t parts = llvm::PowerOf2Ceil(std::max<int64_t>(1, wanted));
+  while (parts > 1 && (extent % parts != 0 || extent / parts < minPart))
+    parts /= 2;
+  return parts;
+}
+
 /// How many parts the reduction of `op` should be split into, or 1 when its
 /// outputs times threads per output reach half of kTargetThreadsPerSM
 /// threads per SM: enough parts to reach all of it, each part long enough to be
@@ -129,11 +139,8 @@ int64_t getSplitRatio(linalg::LinalgOp op, const TargetProfile &target) {
   // Half the target is enough to keep the memory system busy.
   if (2 * threads >= targetThreads)
     return 1;
-  int64_t wanted = llvm::divideCeil(targetThreads, threads);
-  int64_t ratio = llvm::PowerOf2Ceil(wanted);
-  while (ratio > 1 && (extent % ratio != 0 || extent / ratio < minPart))
-    ratio /= 2;
-  return ratio;
+  return choosePartCount(llvm::divideCeil(targetThreads, threads), extent,
+                         minPart);
 }
 
 /// Whether the built-in plans would run `op` with too few threads and it is
@@ -199,9 +206,8 @@ LogicalResult splitMatmulK(RewriterBase &rewriter, linalg::LinalgOp op,
   // lost fusion of an elementwise consumer) cost more than the idle SMs.
   if (2 * tiles >= target.numSMs || k < kMinLengthRatio * std::max(m, n))
     return failure();
-  int64_t parts = llvm::PowerOf2Ceil(llvm::divideCeil(target.numSMs, tiles));
-  while (parts > 1 && (k % parts != 0 || k / parts < kMinMatmulPart))
-    parts /= 2;
+  int64_t parts = choosePartCount(llvm::divideCeil(target.numSMs, tiles), k,
+                                  kMinMatmulPart);
   if (parts < 2)
     return failure();
   int64_t part = k / parts;
