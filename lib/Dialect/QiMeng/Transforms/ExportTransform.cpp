@@ -80,44 +80,56 @@ void emitSplit(llvm::raw_ostream &os, StringRef source,
                       handleTypes(names.size()));
 }
 
-/// Tags the linalg ops of the function `func` (a handle) as the planner
-/// did, checking each op's name: the script fails with a clear message on
-/// an input that is not the one planned.
-std::string emitTagging(const KernelExport &k, StringRef func) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  size_t n = k.roots.size();
-  os << llvm::formatv("    %ops_{0} = transform.structured.match "
+/// Matches the linalg ops of the function `func` (a handle) against the
+/// planned ones: their count, then each op's name. The handles are named
+/// with `suffix` (%ops<suffix>, %count<suffix>) and the roots
+/// `<rootPrefix><i>`, which are returned. The script fails on an input that
+/// is not the one planned.
+SmallVector<std::string> emitRootMatch(llvm::raw_ostream &os,
+                                       const KernelExport &k, StringRef func,
+                                       StringRef suffix, StringRef rootPrefix) {
+  os << llvm::formatv("    %ops{0} = transform.structured.match "
                       "interface{{LinalgOp} in {1} : (!transform.any_op) -> "
                       "!transform.any_op\n",
-                      k.name, func);
+                      suffix, func);
   // A failure here: the input's linalg ops are not the planned ones (was the
   // kernel rewritten by qimeng-prepare or qimeng-split-reductions: softmax,
   // padding, fused chains, split reductions or split-K?).
   os << llvm::formatv("    // @{0} must hold {1} linalg op(s): the planned "
                       "ones, not rewritten by qimeng-prepare or "
                       "qimeng-split-reductions\n"
-                      "    %count_{0} = transform.num_associations %ops_{0} : "
+                      "    %count{2} = transform.num_associations %ops{2} : "
                       "(!transform.any_op) -> !transform.param<i64>\n"
-                      "    %expected_{0} = transform.param.constant {1} : i64 "
+                      "    %expected{2} = transform.param.constant {1} : i64 "
                       "-> !transform.param<i64>\n"
-                      "    transform.match.param.cmpi eq %count_{0}, "
-                      "%expected_{0} : !transform.param<i64>\n",
-                      k.name, n);
+                      "    transform.match.param.cmpi eq %count{2}, "
+                      "%expected{2} : !transform.param<i64>\n",
+                      k.name, k.roots.size(), suffix);
   SmallVector<std::string> names;
-  for (size_t i = 0; i < n; ++i)
-    names.push_back(llvm::formatv("%root_{0}_{1}", k.name, i).str());
-  emitSplit(os, "%ops_" + k.name, names);
+  for (size_t i = 0; i < k.roots.size(); ++i)
+    names.push_back((rootPrefix + llvm::Twine(i)).str());
+  emitSplit(os, ("%ops" + suffix).str(), names);
+  for (auto [name, root] : llvm::zip(names, k.roots))
+    os << llvm::formatv("    transform.match.operation_name {0} [{1}] : "
+                        "!transform.any_op\n",
+                        name, quoted(root.name));
+  return names;
+}
+
+/// Tags the linalg ops of the function `func` (a handle) as the planner
+/// did, after emitRootMatch's checks.
+std::string emitTagging(const KernelExport &k, StringRef func) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  SmallVector<std::string> names =
+      emitRootMatch(os, k, func, "_" + k.name, "%root_" + k.name + "_");
   for (auto [i, root] : llvm::enumerate(k.roots))
-    os << llvm::formatv(
-        "    transform.match.operation_name %root_{0}_{1} [{2}] : "
-        "!transform.any_op\n"
-        "    %tag_{0}_{1} = transform.param.constant {3} -> "
-        "!transform.any_param\n"
-        "    transform.annotate %root_{0}_{1} \"{4}\" = %tag_{0}_{1} : "
-        "!transform.any_op, !transform.any_param\n",
-        k.name, i, quoted(root.name), quoted(root.tag),
-        QiMengDialect::kTagAttrName);
+    os << llvm::formatv("    %tag_{0}_{1} = transform.param.constant {2} -> "
+                        "!transform.any_param\n"
+                        "    transform.annotate {3} \"{4}\" = %tag_{0}_{1} : "
+                        "!transform.any_op, !transform.any_param\n",
+                        k.name, i, quoted(root.tag), names[i],
+                        QiMengDialect::kTagAttrName);
   return out;
 }
 
@@ -189,28 +201,12 @@ std::string emitIREESpec(ArrayRef<KernelExport> kernels) {
                         "    transform.match.operation_name %func "
                         "[\"func.func\"] : !transform.any_op\n",
                         k.name);
-    os << llvm::formatv("    %ops = transform.structured.match "
-                        "interface{{LinalgOp} in %func : (!transform.any_op) "
-                        "-> !transform.any_op\n"
-                        "    %count = transform.num_associations %ops : "
-                        "(!transform.any_op) -> !transform.param<i64>\n"
-                        "    %expected = transform.param.constant {0} : i64 "
-                        "-> !transform.param<i64>\n"
-                        "    transform.match.param.cmpi eq %count, %expected "
-                        ": !transform.param<i64>\n",
-                        k.roots.size());
-    SmallVector<std::string> names;
-    for (size_t i = 0; i < k.roots.size(); ++i)
-      names.push_back("%root" + std::to_string(i));
-    emitSplit(os, "%ops", names);
+    SmallVector<std::string> names = emitRootMatch(os, k, "%func", "", "%root");
     for (auto [i, root] : llvm::enumerate(k.roots)) {
-      os << llvm::formatv("    transform.match.operation_name %root{0} [{1}] "
-                          ": !transform.any_op\n",
-                          i, quoted(root.name));
-      os << llvm::formatv("    transform.match.structured %root{0} : "
+      os << llvm::formatv("    transform.match.structured {0} : "
                           "!transform.any_op {{\n"
                           "    ^bb0(%op: !transform.any_op):\n",
-                          i);
+                          names[i]);
       for (auto [d, size] : llvm::enumerate(root.loops)) {
         if (ShapedType::isDynamic(size))
           continue;
