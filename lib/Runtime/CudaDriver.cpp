@@ -82,6 +82,8 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     optional("cuMemFreeAsync", f.cuMemFreeAsync);
     optional("cuDeviceGetDefaultMemPool", f.cuDeviceGetDefaultMemPool);
     optional("cuMemPoolSetAttribute", f.cuMemPoolSetAttribute);
+    // Optional: without it, managed memory migrates page by page on faults.
+    optional("cuMemPrefetchAsync_v2", f.cuMemPrefetchAsync);
     resolve(library, "cuMemcpyAsync", f.cuMemcpyAsync, missing);
     resolve(library, "cuMemsetD16Async", f.cuMemsetD16Async, missing);
     resolve(library, "cuMemsetD32Async", f.cuMemsetD32Async, missing);

@@ -284,6 +284,12 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     if (i > 0)
       pending.push_back(i);
   }
+  // The reference: the program with plain plans on the GPU. Every batch is
+  // a fresh qimeng-run that computes it again, and on the CPU that takes
+  // seconds for the benchmark's large normalizations (the automatic choice
+  // keeps them there up to 2^28 iterations). Where the plain plans do not
+  // run, the automatic choice instead.
+  ReferenceOn referenceOn = ReferenceOn::Gpu;
   auto measureBatch = [&](ArrayRef<size_t> indices, std::optional<int> device) {
     std::vector<std::string> batch;
     for (size_t i : indices)
@@ -293,6 +299,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.seed = options.seed;
     step.timing = options.timing;
     step.timeReference = false;
+    step.referenceOn = referenceOn;
     step.device = device;
     step.runTool = options.runTool;
     step.timeoutSeconds = kCandidateTimeoutSeconds;
@@ -319,8 +326,15 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   if (!options.devices.empty())
     firstDevice = options.devices.front();
   const MeasuredCandidate &baseline = result.measured[0];
-  if (baseline.compiled && baseline.verdict.empty())
+  if (baseline.compiled && baseline.verdict.empty()) {
     measureBatch({0}, firstDevice);
+    if (baseline.verdict == "could-not-run") {
+      progress("the reference did not run on the GPU (" + baseline.reason +
+               "); trying the automatic choice");
+      referenceOn = ReferenceOn::Auto;
+      measureBatch({0}, firstDevice);
+    }
+  }
   if (!baseline.correct) {
     result.measured.resize(1);
     return finish("the default plan could not be measured (" +
@@ -387,6 +401,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     StepOptions step;
     step.trials = options.finalTrials;
     step.seed = options.seed + 1000;
+    step.referenceOn = referenceOn;
     step.runTool = options.runTool;
     step.device = firstDevice;
     step.timeoutSeconds = kCandidateTimeoutSeconds;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -34,6 +35,25 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/// Calls `body(begin, end)` on chunks covering [0, count): on several
+/// threads when the buffer is large (hundreds of MB for the benchmark's
+/// normalizations, filled for every candidate), on this one otherwise.
+template <typename Body> static void forEachChunk(int64_t count, Body body) {
+  constexpr int64_t kChunk = int64_t(1) << 22;
+  unsigned threads = std::min<int64_t>(
+      std::max(1u, std::thread::hardware_concurrency()), count / kChunk);
+  if (threads <= 1) {
+    body(0, count);
+    return;
+  }
+  std::vector<std::thread> workers;
+  int64_t step = (count + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back(body, t * step, std::min(count, (t + 1) * step));
+  for (std::thread &worker : workers)
+    worker.join();
+}
+
 void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
                               void *data) {
   // Element i is a function of (seed, i) alone: no generator state to step
@@ -46,10 +66,12 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
     // Small non-negative integers (valid as indices into any dimension of
     // 16 or more), 0/1 for i1.
     uint64_t mask = element.isInteger(1) ? 1 : 15;
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t value = mix(key + uint64_t(i)) >> 60 & mask;
-      std::memcpy(out + i * bytes, &value, bytes); // little-endian
-    }
+    forEachChunk(count, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        int64_t value = mix(key + uint64_t(i)) >> 60 & mask;
+        std::memcpy(out + i * bytes, &value, bytes); // little-endian
+      }
+    });
     return;
   }
   // Uniform in [-1, 1): 24 random bits, exact in every float type's range.
@@ -59,25 +81,31 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
   };
   if (element.isF32()) {
     float *values = static_cast<float *>(data);
-    for (int64_t i = 0; i < count; ++i)
-      values[i] = draw(i);
+    forEachChunk(count, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        values[i] = draw(i);
+    });
     return;
   }
   if (element.isF64()) {
     double *values = static_cast<double *>(data);
-    for (int64_t i = 0; i < count; ++i)
-      values[i] = draw(i);
+    forEachChunk(count, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        values[i] = draw(i);
+    });
     return;
   }
-  for (int64_t i = 0; i < count; ++i) {
-    // Round to the narrow type (f16, bf16) as IEEE conversion does.
-    llvm::APFloat narrow(draw(i));
-    bool lossy = false;
-    narrow.convert(floatType.getFloatSemantics(),
-                   llvm::APFloat::rmNearestTiesToEven, &lossy);
-    uint64_t bits = narrow.bitcastToAPInt().getZExtValue();
-    std::memcpy(out + i * bytes, &bits, bytes);
-  }
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  forEachChunk(count, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      // Round to the narrow type (f16, bf16) as IEEE conversion does.
+      llvm::APFloat narrow(draw(i));
+      bool lossy = false;
+      narrow.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lossy);
+      uint64_t bits = narrow.bitcastToAPInt().getZExtValue();
+      std::memcpy(out + i * bytes, &bits, bytes);
+    }
+  });
 }
 
 void mlir::qimeng::fillPoison(Type element, int64_t count, void *data) {
@@ -239,6 +267,33 @@ void freeBuffer(const cuda::Driver *driver, void *ptr) {
     std::free(ptr);
 }
 
+/// A managed-memory range the host and the GPU share.
+struct ManagedRange {
+  const void *ptr;
+  int64_t bytes;
+};
+
+/// Moves managed `ranges` in bulk to the GPU (`toDevice`) or to the host and
+/// waits: a fault-driven migration of hundreds of MB, page by page, takes
+/// seconds. Only a hint: without a driver, or with one that cannot
+/// prefetch, the pages still move on first touch; a failed call leaves
+/// them to that too (an error of the GPU shows at the run's own checks).
+void migrate(const cuda::Driver *driver, ArrayRef<ManagedRange> ranges,
+             bool toDevice) {
+  if (!driver || !driver->api().cuMemPrefetchAsync)
+    return;
+  const cuda::DriverApi &api = driver->api();
+  cuda::CUmemLocation where{toDevice ? cuda::kMemLocationDevice
+                                     : cuda::kMemLocationHost,
+                            toDevice ? driver->device() : 0};
+  for (const ManagedRange &range : ranges)
+    if (range.ptr && range.bytes > 0)
+      (void)api.cuMemPrefetchAsync(
+          reinterpret_cast<cuda::CUdeviceptr>(range.ptr), range.bytes, where, 0,
+          nullptr);
+  (void)api.cuCtxSynchronize();
+}
+
 /// An argument buffer: CUDA managed memory, or host memory (no driver),
 /// freed on destruction.
 struct ArgBuffer {
@@ -253,6 +308,7 @@ struct Descriptor {
   void *allocated = nullptr, *aligned = nullptr;
   int64_t offset = 0;
   SmallVector<int64_t> sizes, strides;
+  int64_t bytes = 0;
 };
 
 /// The arguments of calls of the entry in managed memory, and the pointers
@@ -267,6 +323,13 @@ struct Invocation {
   /// The returned descriptors, one word per scalar.
   std::vector<int64_t> resultStorage;
   SmallVector<void *> packed;
+
+  SmallVector<ManagedRange> getArgRanges() const {
+    SmallVector<ManagedRange> ranges;
+    for (const Descriptor &desc : descriptors)
+      ranges.push_back({desc.aligned, desc.bytes});
+    return ranges;
+  }
 };
 
 /// The shape of argument `index` of `type`: static sizes, the caller's
@@ -349,6 +412,7 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
                                static_cast<char *>(data) + bytes));
     Descriptor desc;
     desc.allocated = desc.aligned = data;
+    desc.bytes = bytes;
     desc.sizes = *shape;
     desc.strides.assign(shape->size(), 1);
     for (int64_t d = static_cast<int64_t>(shape->size()) - 2; d >= 0; --d)
@@ -453,6 +517,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
           prepare(*driver, argTypes, resultTypes, outputs, options, call))
     return std::move(err);
 
+  migrate(*driver, call.getArgRanges(), /*toDevice=*/true);
   auto start = std::chrono::steady_clock::now();
   llvm::Error invoked = engine->invokePacked(entry, call.packed);
   cuda::CUresult synced =
@@ -464,6 +529,25 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
     if (llvm::Error err =
             checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
       return std::move(err);
+
+  // Everything the host reads next, back in one move: the arguments and
+  // the returned memrefs (descriptor words: aligned pointer at 1, offset 2,
+  // sizes 3...).
+  SmallVector<ManagedRange> readBack = call.getArgRanges();
+  size_t resultWord = 0;
+  for (MemRefType type : resultTypes) {
+    int64_t rank = type.getRank();
+    int64_t elementBytes = getElementBytes(type.getElementType());
+    int64_t count = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      count *= call.resultStorage[resultWord + 3 + d];
+    readBack.push_back(
+        {reinterpret_cast<char *>(call.resultStorage[resultWord + 1]) +
+             call.resultStorage[resultWord + 2] * elementBytes,
+         count * elementBytes});
+    resultWord += 3 + 2 * rank;
+  }
+  migrate(*driver, readBack, /*toDevice=*/false);
 
   RunResult result;
   result.milliseconds =
@@ -514,6 +598,7 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
                                 options, call))
     return std::move(err);
+  migrate(*driverOrNull, call.getArgRanges(), /*toDevice=*/true);
   auto wallClock = [&]() -> llvm::Expected<double> {
     auto start = std::chrono::steady_clock::now();
     if (llvm::Error err = engine->invokePacked(entry, call.packed))

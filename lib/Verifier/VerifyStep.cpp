@@ -82,13 +82,17 @@ static llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
   });
 }
 
-/// The options of a check: tolerance and timing.
+/// The options of a check: tolerance, reference and timing.
 static void appendCheckOptions(const StepOptions &options,
                                SmallVectorImpl<std::string> &args) {
   if (options.tolerance) {
     args.push_back(llvm::formatv("--atol={0}", options.tolerance->atol));
     args.push_back(llvm::formatv("--rtol={0}", options.tolerance->rtol));
   }
+  if (options.referenceOn != ReferenceOn::Auto)
+    args.push_back(options.referenceOn == ReferenceOn::Cpu
+                       ? "--reference-on=cpu"
+                       : "--reference-on=gpu");
   if (options.timing) {
     args.push_back("--time");
     args.push_back(llvm::formatv("--warmup={0}", options.timing->warmup));

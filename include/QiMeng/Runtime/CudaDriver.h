@@ -31,6 +31,14 @@ using CUevent = struct CUevent_st *;
 using CUjit_option = int;
 using CUmemoryPool = struct CUmemPoolHandle_st *;
 
+/// Where managed memory is prefetched to (CUmemLocation: a type and, for a
+/// device, its ordinal).
+struct CUmemLocation {
+  int type;
+  int id;
+};
+inline constexpr int kMemLocationDevice = 1, kMemLocationHost = 2;
+
 inline constexpr CUresult kSuccess = 0;
 /// CU_DEVICE_ATTRIBUTE_* values QiMeng reads.
 inline constexpr int kAttrMultiprocessorCount = 16;
@@ -108,6 +116,10 @@ struct DriverApi {
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  /// Bulk migration of managed memory (CUDA 12.2+, the form CUDA 13 names
+  /// cuMemPrefetchAsync); null when the driver lacks it.
+  CUresult (*cuMemPrefetchAsync)(CUdeviceptr, size_t, CUmemLocation, unsigned,
+                                 CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);
 };
 

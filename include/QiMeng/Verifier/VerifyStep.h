@@ -42,6 +42,8 @@ struct StepOptions {
   /// With `timing`: time the reference too (a search times only the
   /// candidates).
   bool timeReference = true;
+  /// Where the reference runs (qimeng-run --reference-on).
+  ReferenceOn referenceOn = ReferenceOn::Auto;
   /// The GPU ordinal to run on (CUDA_VISIBLE_DEVICES of the child); the
   /// default device when unset.
   std::optional<int> device;
