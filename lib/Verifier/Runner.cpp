@@ -267,31 +267,38 @@ void freeBuffer(const cuda::Driver *driver, void *ptr) {
     std::free(ptr);
 }
 
-/// A managed-memory range the host and the GPU share.
-struct ManagedRange {
-  const void *ptr;
-  int64_t bytes;
-};
-
-/// Moves managed `ranges` in bulk to the GPU (`toDevice`) or to the host and
-/// waits: a fault-driven migration of hundreds of MB, page by page, takes
-/// seconds. Only a hint: without a driver, or with one that cannot
-/// prefetch, the pages still move on first touch; a failed call leaves
-/// them to that too (an error of the GPU shows at the run's own checks).
-void migrate(const cuda::Driver *driver, ArrayRef<ManagedRange> ranges,
-             bool toDevice) {
-  if (!driver || !driver->api().cuMemPrefetchAsync)
-    return;
+/// Copies `bytes` from `src` to `dst` and waits: with a `driver`, one of
+/// them an argument buffer in managed memory, by a DMA copy (the host never
+/// touches managed pages itself: that moves them one fault at a time,
+/// seconds for the hundreds of MB of a large kernel); a plain memcpy
+/// without one.
+llvm::Error copyBytes(const cuda::Driver *driver, void *dst, const void *src,
+                      int64_t bytes) {
+  if (bytes <= 0)
+    return llvm::Error::success();
+  if (!driver) {
+    std::memcpy(dst, src, bytes);
+    return llvm::Error::success();
+  }
   const cuda::DriverApi &api = driver->api();
-  cuda::CUmemLocation where{toDevice ? cuda::kMemLocationDevice
-                                     : cuda::kMemLocationHost,
-                            toDevice ? driver->device() : 0};
-  for (const ManagedRange &range : ranges)
-    if (range.ptr && range.bytes > 0)
-      (void)api.cuMemPrefetchAsync(
-          reinterpret_cast<cuda::CUdeviceptr>(range.ptr), range.bytes, where, 0,
-          nullptr);
-  (void)api.cuCtxSynchronize();
+  cuda::CUresult result = api.cuMemcpyAsync(
+      reinterpret_cast<cuda::CUdeviceptr>(dst),
+      reinterpret_cast<cuda::CUdeviceptr>(src), bytes, nullptr);
+  if (result == cuda::kSuccess)
+    result = api.cuStreamSynchronize(nullptr);
+  return driver->check(result, "copying an argument (cuMemcpyAsync)");
+}
+
+/// Gives fresh managed memory its pages on the GPU, where the kernels use
+/// it, before anything is copied in. Only a hint: a driver that cannot
+/// prefetch places the pages on first use.
+void placeOnDevice(const cuda::Driver &driver, void *ptr, int64_t bytes) {
+  const cuda::DriverApi &api = driver.api();
+  if (!api.cuMemPrefetchAsync)
+    return;
+  cuda::CUmemLocation device{cuda::kMemLocationDevice, driver.device()};
+  (void)api.cuMemPrefetchAsync(reinterpret_cast<cuda::CUdeviceptr>(ptr), bytes,
+                               device, 0, nullptr);
 }
 
 /// An argument buffer: CUDA managed memory, or host memory (no driver),
@@ -308,7 +315,6 @@ struct Descriptor {
   void *allocated = nullptr, *aligned = nullptr;
   int64_t offset = 0;
   SmallVector<int64_t> sizes, strides;
-  int64_t bytes = 0;
 };
 
 /// The arguments of calls of the entry in managed memory, and the pointers
@@ -323,13 +329,6 @@ struct Invocation {
   /// The returned descriptors, one word per scalar.
   std::vector<int64_t> resultStorage;
   SmallVector<void *> packed;
-
-  SmallVector<ManagedRange> getArgRanges() const {
-    SmallVector<ManagedRange> ranges;
-    for (const Descriptor &desc : descriptors)
-      ranges.push_back({desc.aligned, desc.bytes});
-    return ranges;
-  }
 };
 
 /// The shape of argument `index` of `type`: static sizes, the caller's
@@ -398,7 +397,14 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
       if (!buffer->ptr)
         return llvm::createStringError("out of host memory");
     }
+    // The contents, written in host memory and copied in (see copyBytes).
+    std::vector<char> staging;
     void *data = buffer->ptr;
+    if (driver) {
+      placeOnDevice(*driver, buffer->ptr, bytes);
+      staging.resize(bytes);
+      data = staging.data();
+    }
     if (auto given = options.inputs.find(i); given != options.inputs.end())
       std::memcpy(data, given->second.bytes.data(), given->second.bytes.size());
     else if (options.poisonOutputs && outputs[i])
@@ -406,13 +412,17 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
     else
       fillRandom(type.getElementType(), count, options.seed * 1000003u + i,
                  data);
-    if (!outputs[i])
-      call.snapshots.emplace_back(
-          i, std::vector<char>(static_cast<char *>(data),
-                               static_cast<char *>(data) + bytes));
+    if (driver)
+      if (llvm::Error err = copyBytes(driver, buffer->ptr, data, bytes))
+        return err;
+    if (!outputs[i]) {
+      if (!driver)
+        staging.assign(static_cast<char *>(data),
+                       static_cast<char *>(data) + bytes);
+      call.snapshots.emplace_back(i, std::move(staging));
+    }
     Descriptor desc;
-    desc.allocated = desc.aligned = data;
-    desc.bytes = bytes;
+    desc.allocated = desc.aligned = buffer->ptr;
     desc.sizes = *shape;
     desc.strides.assign(shape->size(), 1);
     for (int64_t d = static_cast<int64_t>(shape->size()) - 2; d >= 0; --d)
@@ -517,7 +527,6 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
           prepare(*driver, argTypes, resultTypes, outputs, options, call))
     return std::move(err);
 
-  migrate(*driver, call.getArgRanges(), /*toDevice=*/true);
   auto start = std::chrono::steady_clock::now();
   llvm::Error invoked = engine->invokePacked(entry, call.packed);
   cuda::CUresult synced =
@@ -530,45 +539,27 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
             checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
       return std::move(err);
 
-  // Everything the host reads next, back in one move: the arguments and
-  // the returned memrefs (descriptor words: aligned pointer at 1, offset 2,
-  // sizes 3...).
-  SmallVector<ManagedRange> readBack = call.getArgRanges();
-  size_t resultWord = 0;
-  for (MemRefType type : resultTypes) {
-    int64_t rank = type.getRank();
-    int64_t elementBytes = getElementBytes(type.getElementType());
-    int64_t count = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      count *= call.resultStorage[resultWord + 3 + d];
-    readBack.push_back(
-        {reinterpret_cast<char *>(call.resultStorage[resultWord + 1]) +
-             call.resultStorage[resultWord + 2] * elementBytes,
-         count * elementBytes});
-    resultWord += 3 + 2 * rank;
-  }
-  migrate(*driver, readBack, /*toDevice=*/false);
-
   RunResult result;
   result.milliseconds =
       std::chrono::duration<double, std::milli>(stop - start).count();
-  auto copyOut = [](Type element, ArrayRef<int64_t> shape, const void *data) {
-    HostBuffer out;
+  auto copyOut = [&](Type element, ArrayRef<int64_t> shape, const void *data,
+                     SmallVectorImpl<HostBuffer> &into) {
+    HostBuffer &out = into.emplace_back();
     out.element = element;
     out.shape.assign(shape.begin(), shape.end());
     out.bytes.resize(ShapedType::getNumElements(shape) *
                      getElementBytes(element));
-    if (!out.bytes.empty())
-      std::memcpy(out.bytes.data(), data, out.bytes.size());
-    return out;
+    return copyBytes(*driver, out.bytes.data(), data, out.bytes.size());
   };
   for (auto [type, desc] : llvm::zip(argTypes, call.descriptors))
-    result.args.push_back(
-        copyOut(type.getElementType(), desc.sizes, desc.aligned));
-  for (auto &[index, before] : call.snapshots)
-    if (std::memcmp(before.data(), call.descriptors[index].aligned,
-                    before.size()) != 0)
+    if (llvm::Error err = copyOut(type.getElementType(), desc.sizes,
+                                  desc.aligned, result.args))
+      return std::move(err);
+  for (auto &[index, before] : call.snapshots) {
+    const std::vector<char> &after = result.args[index].bytes;
+    if (std::memcmp(before.data(), after.data(), after.size()) != 0)
       result.changedInputs.push_back(index);
+  }
   // Returned descriptors: aligned pointer at word 1, offset 2, sizes 3...
   size_t word = 0;
   for (MemRefType type : resultTypes) {
@@ -578,8 +569,10 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
     SmallVector<int64_t> sizes(call.resultStorage.begin() + word + 3,
                                call.resultStorage.begin() + word + 3 + rank);
     int64_t elementBytes = getElementBytes(type.getElementType());
-    result.results.push_back(
-        copyOut(type.getElementType(), sizes, aligned + offset * elementBytes));
+    if (llvm::Error err =
+            copyOut(type.getElementType(), sizes,
+                    aligned + offset * elementBytes, result.results))
+      return std::move(err);
     word += 3 + 2 * rank;
   }
   releaseResults(*driver, resultTypes, call);
@@ -598,7 +591,6 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
                                 options, call))
     return std::move(err);
-  migrate(*driverOrNull, call.getArgRanges(), /*toDevice=*/true);
   auto wallClock = [&]() -> llvm::Expected<double> {
     auto start = std::chrono::steady_clock::now();
     if (llvm::Error err = engine->invokePacked(entry, call.packed))
