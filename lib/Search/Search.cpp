@@ -18,8 +18,10 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <thread>
 
@@ -68,9 +70,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// Candidates one qimeng-run verifies and times in a row (the budget is
-/// checked between batches), and the seconds each may take.
+/// checked between batches), and the seconds each may take: the default
+/// plan and the final check up to the most, the others a few times what
+/// the default's check took (one that hangs costs no more), within bounds.
 constexpr size_t kBatchSize = 8;
 constexpr unsigned kCandidateTimeoutSeconds = 60;
+constexpr unsigned kMinCandidateTimeoutSeconds = 10;
+constexpr double kCandidateTimeoutOverDefault = 4;
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -290,6 +296,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   // keeps them there up to 2^28 iterations). Where the plain plans do not
   // run, the automatic choice instead.
   ReferenceOn referenceOn = ReferenceOn::Gpu;
+  unsigned candidateSeconds = kCandidateTimeoutSeconds;
   auto measureBatch = [&](ArrayRef<size_t> indices, std::optional<int> device) {
     std::vector<std::string> batch;
     for (size_t i : indices)
@@ -302,7 +309,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.referenceOn = referenceOn;
     step.device = device;
     step.runTool = options.runTool;
-    step.timeoutSeconds = kCandidateTimeoutSeconds;
+    step.timeoutSeconds = candidateSeconds;
     Clock::time_point batchStart = Clock::now();
     std::vector<StepResult> verified =
         verifyStepBatch(batch, referencePath, kernel.getSymName(), step);
@@ -341,6 +348,10 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                   baseline.verdict + ": " + baseline.reason + ")");
   }
   result.defaultMs = baseline.timeMs;
+  candidateSeconds =
+      std::clamp(unsigned(std::ceil(kCandidateTimeoutOverDefault *
+                                    baseline.measureSeconds)),
+                 kMinCandidateTimeoutSeconds, kCandidateTimeoutSeconds);
   progress(llvm::formatv("default plan: {0:F4} ms", *baseline.timeMs));
 
   std::mutex bestMutex;

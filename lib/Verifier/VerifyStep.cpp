@@ -322,6 +322,7 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
         llvm::formatv("--trials={0}", options.trials).str(),
         llvm::formatv("--seed={0}", options.seed).str(),
         llvm::formatv("--timeout={0}", limit).str(),
+        llvm::formatv("--candidate-timeout={0}", options.timeoutSeconds).str(),
         "--report=" + reportPath};
     appendCheckOptions(options, args);
     std::string execError;

@@ -33,6 +33,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -46,6 +47,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -119,6 +121,13 @@ llvm::cl::opt<unsigned> timeout(
                    "a hang or a crash fails the run, not the caller); 0 runs "
                    "in this process"),
     llvm::cl::init(300));
+llvm::cl::opt<unsigned> candidateTimeout(
+    "candidate-timeout",
+    llvm::cl::desc("With --candidates: seconds each candidate may take; one "
+                   "that takes longer (a hanging kernel) is reported as an "
+                   "error and the run stops there, as for a fault (0: no "
+                   "limit but --timeout)"),
+    llvm::cl::init(0));
 llvm::cl::list<std::string>
     inputs("input", llvm::cl::desc("Contents of argument I from a .npy file: "
                                    "I=path.npy (type must match; gives its "
@@ -218,6 +227,46 @@ std::string describeMismatch(llvm::StringRef entry,
   return ("@" + entry + " does not match the reference" + where).str();
 }
 
+/// The line the candidate watchdog writes when a candidate runs out of
+/// time, formatted before the candidate starts: the signal handler only
+/// opens, writes and exits (async-signal-safe).
+std::string watchdogLine;
+std::string watchdogPath;
+
+extern "C" void onCandidateTimeout(int) {
+  int fd = ::open(watchdogPath.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd >= 0) {
+    (void)!::write(fd, watchdogLine.data(), watchdogLine.size());
+    ::close(fd);
+  }
+  _exit(3);
+}
+
+/// Arms the watchdog of candidate `index` (at `path`): after `seconds`, its
+/// report line says it timed out and the process exits as for a candidate
+/// that could not run (the caller goes on in a fresh process).
+void armCandidateWatchdog(int64_t index, llvm::StringRef path,
+                          unsigned seconds) {
+  if (seconds == 0)
+    return;
+  llvm::json::Object line{
+      {"index", index},
+      {"path", path},
+      {"status", "error"},
+      {"message", llvm::formatv("timeout: the candidate took longer than {0} "
+                                "s and was stopped (a hanging kernel?)",
+                                seconds)
+                      .str()}};
+  watchdogLine =
+      llvm::formatv("{0}\n", llvm::json::Value(std::move(line))).str();
+  watchdogPath = candidatesReport;
+  struct sigaction action = {};
+  action.sa_handler = onCandidateTimeout;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGALRM, &action, nullptr);
+  alarm(seconds);
+}
+
 /// --candidates: every listed module against `original`, one JSON line each
 /// in --candidates-report as it is done (a crash loses only the one it hit).
 int verifyCandidates(MLIRContext &context, ModuleOp original,
@@ -251,6 +300,8 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
   unsigned verified = 0;
   for (auto [i, path] : llvm::enumerate(paths)) {
     llvm::json::Object line{{"index", int64_t(i)}, {"path", path.trim()}};
+    armCandidateWatchdog(int64_t(i), path.trim(), candidateTimeout);
+    llvm::scope_exit disarm([] { alarm(0); });
     OwningOpRef<ModuleOp> candidate;
     std::string parseError;
     {
