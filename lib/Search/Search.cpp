@@ -317,6 +317,12 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     for (auto [k, i] : llvm::enumerate(indices)) {
       MeasuredCandidate &m = result.measured[i];
       m.measureSeconds = each;
+      if (const llvm::json::Object *phases =
+              verified[k].report.getObject("phase_s"))
+        for (const auto &[phase, seconds] : *phases)
+          if (std::optional<double> value = seconds.getAsNumber())
+            m.phaseSeconds.emplace_back(phase.str(), *value);
+      llvm::sort(m.phaseSeconds);
       m.reason = verified[k].reason;
       m.verdict = stringifyStepStatus(verified[k].status).str();
       m.correct = verified[k].status == StepStatus::Pass;

@@ -2,6 +2,8 @@
 
 #include "QiMeng/Verifier/Runner.h"
 
+#include "QiMeng/Verifier/PhaseTimes.h"
+
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
 #include "QiMeng/Support/ErrorCollector.h"
@@ -156,8 +158,10 @@ static constexpr llvm::StringLiteral kCpuPipeline =
     "reconcile-unrealized-casts";
 
 llvm::Expected<std::unique_ptr<Runner>>
-Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
+Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
+               llvm::StringRef phasePrefix) {
   bool reference = mode != RunnerMode::Planned;
+  PhaseTimer timer((phasePrefix + phase::kCompile).str());
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> copy = module.clone();
   ErrorCollector errors(ctx);
@@ -213,6 +217,7 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode) {
   std::unique_ptr<Runner> runner(new Runner());
   runner->entry = entry.str();
   runner->onCpu = mode == RunnerMode::Cpu;
+  runner->phasePrefix = phasePrefix.str();
   for (auto [i, type] : llvm::enumerate(functionType.getInputs())) {
     if (llvm::Error err = checkMemRef(
             type, llvm::formatv("argument {0} of @{1}", i, entry).str()))
@@ -374,7 +379,8 @@ getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
 /// managed memory, or in host memory without a `driver`.
 llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
                     ArrayRef<MemRefType> resultTypes, ArrayRef<bool> outputs,
-                    const RunOptions &options, Invocation &call) {
+                    const RunOptions &options, llvm::StringRef phasePrefix,
+                    Invocation &call) {
   for (auto [i, type] : llvm::enumerate(argTypes)) {
     llvm::Expected<SmallVector<int64_t>> shape = getArgShape(i, type, options);
     if (!shape)
@@ -400,21 +406,27 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
     // The contents, written in host memory and copied in (see copyBytes).
     std::vector<char> staging;
     void *data = buffer->ptr;
-    if (driver) {
-      placeOnDevice(*driver, buffer->ptr, bytes);
-      staging.resize(bytes);
-      data = staging.data();
+    {
+      PhaseTimer timer(phasePrefix.str() + phase::kFill.str());
+      if (driver) {
+        staging.resize(bytes);
+        data = staging.data();
+      }
+      if (auto given = options.inputs.find(i); given != options.inputs.end())
+        std::memcpy(data, given->second.bytes.data(),
+                    given->second.bytes.size());
+      else if (options.poisonOutputs && outputs[i])
+        fillPoison(type.getElementType(), count, data);
+      else
+        fillRandom(type.getElementType(), count, options.seed * 1000003u + i,
+                   data);
     }
-    if (auto given = options.inputs.find(i); given != options.inputs.end())
-      std::memcpy(data, given->second.bytes.data(), given->second.bytes.size());
-    else if (options.poisonOutputs && outputs[i])
-      fillPoison(type.getElementType(), count, data);
-    else
-      fillRandom(type.getElementType(), count, options.seed * 1000003u + i,
-                 data);
-    if (driver)
+    if (driver) {
+      PhaseTimer timer(phasePrefix.str() + phase::kCopyIn.str());
+      placeOnDevice(*driver, buffer->ptr, bytes);
       if (llvm::Error err = copyBytes(driver, buffer->ptr, data, bytes))
         return err;
+    }
     if (!outputs[i]) {
       if (!driver)
         staging.assign(static_cast<char *>(data),
@@ -523,8 +535,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
         "internal error: output flags for " + llvm::Twine(outputs.size()) +
         " arguments, the function has " + llvm::Twine(argTypes.size()));
   Invocation call;
-  if (llvm::Error err =
-          prepare(*driver, argTypes, resultTypes, outputs, options, call))
+  if (llvm::Error err = prepare(*driver, argTypes, resultTypes, outputs,
+                                options, phasePrefix, call))
     return std::move(err);
 
   auto start = std::chrono::steady_clock::now();
@@ -532,6 +544,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   cuda::CUresult synced =
       *driver ? (*driver)->api().cuCtxSynchronize() : cuda::kSuccess;
   auto stop = std::chrono::steady_clock::now();
+  addPhaseSeconds(phasePrefix + phase::kCall.str(),
+                  std::chrono::duration<double>(stop - start).count());
   if (invoked)
     return std::move(invoked);
   if (*driver)
@@ -539,6 +553,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
             checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
       return std::move(err);
 
+  PhaseTimer copyOutTimer(phasePrefix + phase::kCopyOut.str());
   RunResult result;
   result.milliseconds =
       std::chrono::duration<double, std::milli>(stop - start).count();
@@ -589,8 +604,9 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   SmallVector<bool> noOutputs(argTypes.size(), true);
   Invocation call;
   if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
-                                options, call))
+                                options, phasePrefix, call))
     return std::move(err);
+  PhaseTimer timer(phasePrefix + phase::kTiming.str());
   auto wallClock = [&]() -> llvm::Expected<double> {
     auto start = std::chrono::steady_clock::now();
     if (llvm::Error err = engine->invokePacked(entry, call.packed))

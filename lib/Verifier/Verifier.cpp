@@ -2,6 +2,8 @@
 
 #include "QiMeng/Verifier/Verifier.h"
 
+#include "QiMeng/Verifier/PhaseTimes.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/APFloat.h"
@@ -222,7 +224,7 @@ SharedReference::create(ModuleOp original, llvm::StringRef entry,
                     : referenceOn == ReferenceOn::Gpu
                         ? RunnerMode::NaiveGpu
                         : chooseReferenceMode(original);
-  auto runner = Runner::create(original, entry, mode);
+  auto runner = Runner::create(original, entry, mode, kReferencePhasePrefix);
   if (!runner)
     return llvm::make_error<ReferenceError>("the reference does not compile: " +
                                             llvm::toString(runner.takeError()));
@@ -354,12 +356,15 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
       if (!ran)
         return llvm::make_error<ReferenceError>(
             "the reference failed to run: " + llvm::toString(ran.takeError()));
-      for (auto [i, written] : llvm::enumerate(outputs))
-        if (written && hasNaN(ran->args[i]))
-          readers += " arg" + std::to_string(i);
-      for (auto [i, result] : llvm::enumerate(ran->results))
-        if (hasNaN(result))
-          readers += " result" + std::to_string(i);
+      {
+        PhaseTimer timer((kReferencePhasePrefix + phase::kCompare).str());
+        for (auto [i, written] : llvm::enumerate(outputs))
+          if (written && hasNaN(ran->args[i]))
+            readers += " arg" + std::to_string(i);
+        for (auto [i, result] : llvm::enumerate(ran->results))
+          if (hasNaN(result))
+            readers += " result" + std::to_string(i);
+      }
       if (!readers.empty()) {
         run.poisonOutputs = false;
         ran = reference->run(run);
@@ -380,8 +385,12 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     llvm::Expected<RunResult> got = candidate->run(run);
     if (!got)
       return got.takeError();
-    TrialReport trial = judgeTrial(*got, expected, outputs, options.tolerance,
-                                   shared->reductionLength);
+    TrialReport trial;
+    {
+      PhaseTimer timer(phase::kCompare.str());
+      trial = judgeTrial(*got, expected, outputs, options.tolerance,
+                         shared->reductionLength);
+    }
     trial.seed = run.seed;
     trial.poisoned = readers.empty();
     if (!readers.empty())

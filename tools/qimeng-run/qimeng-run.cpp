@@ -23,6 +23,7 @@
 #include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Support/WaitChild.h"
 #include "QiMeng/Verifier/Npy.h"
+#include "QiMeng/Verifier/PhaseTimes.h"
 #include "QiMeng/Verifier/Report.h"
 #include "QiMeng/Verifier/Runner.h"
 #include "QiMeng/Verifier/Verifier.h"
@@ -164,6 +165,8 @@ int finish(int code, llvm::StringRef status, const llvm::Twine &message) {
     llvm::errs() << "qimeng-run: " << text << "\n";
   report["status"] = status;
   report["message"] = text;
+  if (llvm::json::Object phases = takePhaseSeconds(); !phases.empty())
+    report["phase_s"] = std::move(phases);
   if (!reportFile.empty())
     if (llvm::Error err = writeJSON(
             reportFile, llvm::json::Value(llvm::json::Object(report))))
@@ -331,6 +334,7 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
                                   "verified before it",
                                   i, path, verified));
     }
+    line["phase_s"] = takePhaseSeconds();
     line["status"] = result->ok ? "pass" : "fail";
     line["message"] = result->ok ? "" : describeMismatch(entry, *result);
     line["verify"] = toJSON(*result);

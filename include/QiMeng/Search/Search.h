@@ -89,6 +89,9 @@ struct MeasuredCandidate {
   std::string reason;
   /// Seconds to compile (on one core) and to verify and time.
   double compileSeconds = 0, measureSeconds = 0;
+  /// Where qimeng-run's seconds for it went (phase → seconds; see
+  /// Verifier/PhaseTimes.h); the first of a batch has the reference's too.
+  std::vector<std::pair<std::string, double>> phaseSeconds;
   Reward reward;
 };
 

@@ -108,10 +108,12 @@ public:
   /// host code of `entry`, which must take and return memrefs (tensors
   /// before bufferization) of f32, f16, bf16, f64, i1, i8, i16, i32 or i64.
   /// Loading the kernels needs the GPU: with none, fails with "no CUDA
-  /// driver/GPU found: ...", except in `RunnerMode::Cpu`.
+  /// driver/GPU found: ...", except in `RunnerMode::Cpu`. The seconds of
+  /// its phases (PhaseTimes.h) are named with `phasePrefix` first.
   static llvm::Expected<std::unique_ptr<Runner>>
   create(ModuleOp module, llvm::StringRef entry,
-         RunnerMode mode = RunnerMode::Planned);
+         RunnerMode mode = RunnerMode::Planned,
+         llvm::StringRef phasePrefix = "");
 
   /// Allocates the arguments (managed memory; host memory on the CPU), fills
   /// them with seeded data (see fillRandom) or poison, calls the function
@@ -137,6 +139,8 @@ private:
   SmallVector<MemRefType> argTypes, resultTypes;
   SmallVector<bool> writtenArgs;
   bool onCpu = false;
+  /// Before the names of the phases it times.
+  std::string phasePrefix;
   std::unique_ptr<ExecutionEngine> engine;
 };
 

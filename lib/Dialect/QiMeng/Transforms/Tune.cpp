@@ -244,6 +244,8 @@ private:
         entry["time_ms"] = *m.timeMs;
       entry["compile_s"] = m.compileSeconds;
       entry["measure_s"] = m.measureSeconds;
+      for (const auto &[phase, seconds] : m.phaseSeconds)
+        entry["phase_s"][phase] = seconds;
       if (!m.reason.empty())
         entry["reason"] = m.reason;
       candidates.push_back(entry);
