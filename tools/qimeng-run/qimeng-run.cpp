@@ -572,8 +572,8 @@ int main(int argc, char **argv) {
       for (auto [i, buffer] : llvm::enumerate(result->args))
         if (llvm::Error err = write("arg", i, buffer))
           return fail(std::move(err));
-      for (auto [i, buffer] : llvm::enumerate(result->results))
-        if (llvm::Error err = write("result", i, buffer))
+      for (unsigned i = 0; i < result->results.size(); ++i)
+        if (llvm::Error err = write("result", i, result->getResult(i)))
           return fail(std::move(err));
     }
     return finish(

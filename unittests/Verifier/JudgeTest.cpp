@@ -113,6 +113,33 @@ TEST_F(JudgeTest, AMissingResultFails) {
   EXPECT_EQ(trial.reason, "the number of results differs from the reference");
 }
 
+TEST_F(JudgeTest, AResultThatIsTheOutputArgumentIsComparedOnce) {
+  // Destination-passing style: the function returns argument 1.
+  auto returningOutput = [](RunResult run) {
+    run.results.emplace_back();
+    run.resultAliases.push_back(1);
+    return run;
+  };
+  RunResult want = returningOutput(reference());
+  TrialReport trial =
+      judgeTrial(returningOutput(candidate(output)), want, outputs, {});
+  EXPECT_TRUE(trial.ok) << trial.reason;
+  ASSERT_EQ(trial.outputs.size(), 1u);
+  EXPECT_EQ(trial.outputs[0].name, "arg1");
+
+  // A candidate that returns a buffer of its own instead is compared with
+  // the reference's output argument.
+  RunResult own = candidate(output);
+  own.results.push_back(f32(std::vector<float>(6, 0)));
+  trial = judgeTrial(own, want, outputs, {});
+  EXPECT_FALSE(trial.ok);
+  ASSERT_EQ(trial.outputs.size(), 2u);
+  EXPECT_EQ(trial.outputs[1].name, "result0");
+  EXPECT_FALSE(trial.outputs[1].comparison.ok);
+  own.results[0] = f32(output);
+  EXPECT_TRUE(judgeTrial(own, want, outputs, {}).ok);
+}
+
 TEST_F(JudgeTest, TheFirstFailureIsTheReasonAndAllOutputsAreReported) {
   RunResult got = candidate(std::vector<float>(6, 0));
   got.changedInputs.push_back(0);

@@ -51,6 +51,11 @@ struct RunOptions {
   /// argument index: used as they are (never poisoned); their shapes give the
   /// dynamic sizes.
   std::map<unsigned, HostBuffer> inputs;
+  /// Copy the arguments that are not outputs back to the host too
+  /// (qimeng-run writes every argument out). Without, RunResult::args holds
+  /// only their type and shape; whether they changed is checked all the
+  /// same.
+  bool copyInputsOut = true;
 };
 
 /// The timing protocol: `warmup` untimed calls, then `runs` calls each
@@ -76,8 +81,17 @@ Timing summarizeSamples(llvm::ArrayRef<double> samples);
 struct RunResult {
   /// Every argument after the run (inputs and destination buffers).
   SmallVector<HostBuffer> args;
-  /// The memrefs the function returns.
+  /// The memrefs the function returns; see getResult.
   SmallVector<HostBuffer> results;
+  /// Per result, the argument whose buffer it is (a destination-passing
+  /// function returns its destination): its contents are that argument's,
+  /// not copied twice. -1 (or missing): a buffer of its own.
+  SmallVector<int> resultAliases;
+  /// The contents of result `i`: its own or the argument's it aliases.
+  const HostBuffer &getResult(unsigned i) const {
+    int alias = i < resultAliases.size() ? resultAliases[i] : -1;
+    return alias >= 0 ? args[alias] : results[i];
+  }
   /// Wall-clock time of the call, kernels synchronized (host code and
   /// allocations included; `Runner::time` is the measurement).
   double milliseconds = 0;
