@@ -290,11 +290,12 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     if (i > 0)
       pending.push_back(i);
   }
-  // The reference: the program with plain plans on the GPU. Every batch is
-  // a fresh qimeng-run that computes it again, and on the CPU that takes
-  // seconds for the benchmark's large normalizations (the automatic choice
-  // keeps them there up to 2^28 iterations). Where the plain plans do not
-  // run, the automatic choice instead.
+  // The batches' reference: the program with plain plans on the GPU. Every
+  // batch is a fresh qimeng-run that computes it again, and on the CPU that
+  // takes seconds for the benchmark's large normalizations (the automatic
+  // choice keeps them there up to 2^28 iterations). Where the plain plans
+  // do not run, the automatic choice instead. The winner's final check has
+  // the automatic choice.
   ReferenceOn referenceOn = ReferenceOn::Gpu;
   unsigned candidateSeconds = kCandidateTimeoutSeconds;
   auto measureBatch = [&](ArrayRef<size_t> indices, std::optional<int> device) {
@@ -317,6 +318,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     for (auto [k, i] : llvm::enumerate(indices)) {
       MeasuredCandidate &m = result.measured[i];
       m.measureSeconds = each;
+      m.phaseSeconds.clear();
       if (const llvm::json::Object *phases =
               verified[k].report.getObject("phase_s"))
         for (const auto &[phase, seconds] : *phases)
@@ -418,7 +420,9 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     StepOptions step;
     step.trials = options.finalTrials;
     step.seed = options.seed + 1000;
-    step.referenceOn = referenceOn;
+    // The independent oracle where it is affordable (the CPU up to 2^28
+    // iterations): the GPU reference shares the candidates' lowering.
+    step.referenceOn = ReferenceOn::Auto;
     step.runTool = options.runTool;
     step.device = firstDevice;
     step.timeoutSeconds = kCandidateTimeoutSeconds;

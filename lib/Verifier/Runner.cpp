@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -409,7 +410,7 @@ getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
 /// checks gets the same inputs for a trial's seed.
 std::shared_ptr<const std::vector<char>>
 getSeededData(Type element, int64_t count, int64_t bytes, uint64_t seed) {
-  constexpr int64_t kSeededDataCacheBytes = int64_t(8) << 30;
+  constexpr int64_t kSeededDataCacheBytes = int64_t(4) << 30;
   static std::mutex mutex;
   static std::map<std::tuple<std::string, int64_t, uint64_t>,
                   std::shared_ptr<const std::vector<char>>>
@@ -642,6 +643,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
             checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
       return std::move(err);
 
+  // The memrefs the function returned are freed however this returns.
+  llvm::scope_exit release([&] { releaseResults(*driver, resultTypes, call); });
   PhaseTimer copyOutTimer(phasePrefix + phase::kCopyOut.str());
   RunResult result;
   result.milliseconds =
@@ -713,7 +716,6 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
             copyBytes(*driver, out.bytes.data(), data, out.bytes.size()))
       return std::move(err);
   }
-  releaseResults(*driver, resultTypes, call);
   return result;
 }
 

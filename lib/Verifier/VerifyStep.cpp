@@ -56,6 +56,9 @@ mlir::qimeng::timingFromJSON(const llvm::json::Value *value) {
 }
 
 /// The qimeng-run to call (see StepOptions::runTool), or an empty string.
+/// Seconds a batch's qimeng-run may take beyond its candidates' limits.
+static constexpr unsigned kBatchSetupSeconds = 60;
+
 static std::string findRunTool(const StepOptions &options) {
   if (!options.runTool.empty())
     return options.runTool;
@@ -312,7 +315,10 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
               return llvm::Error::success();
             }))
       return couldNotRunFrom(next, llvm::toString(std::move(err)));
-    unsigned limit = options.timeoutSeconds * unsigned(count - next);
+    // Each candidate has its own limit (--candidate-timeout); the process
+    // has more for its start and the reference's compile.
+    unsigned limit =
+        options.timeoutSeconds * unsigned(count - next) + kBatchSetupSeconds;
     SmallVector<std::string> args = {
         tool,
         reference.str(),

@@ -84,6 +84,20 @@ TEST_F(PlanResourcesTest, EachLimitIsReported) {
             "1 stages), more than the 49152 a block may allocate statically");
 }
 
+TEST_F(PlanResourcesTest, AThreadTileMustDivideItsBlockTile) {
+  // 2 does not divide the block tile's 1 (what the built-in micro-coder
+  // rejects when it realizes the plan).
+  std::vector<std::string> problems =
+      check(R"(qimeng.tile "mm" [1, 64, 0] to block
+               qimeng.tile "mm" [2, 4, 0] to thread)");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "'mm': the thread tile [2, 4, 0] does not divide "
+                         "the block tile [1, 64, 0]");
+  EXPECT_TRUE(check(R"(qimeng.tile "mm" [2, 64, 0] to block
+                       qimeng.tile "mm" [2, 4, 0] to thread)")
+                  .empty());
+}
+
 TEST_F(PlanResourcesTest, RegistersOfLargeThreadTiles) {
   std::vector<std::string> problems =
       check(R"(qimeng.tile "mm" [128, 128, 0] to block

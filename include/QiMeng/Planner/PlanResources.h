@@ -2,8 +2,9 @@
 //
 // The checks a plan gets beyond its op verifiers, against the target
 // profile: threads per block, shared memory per block (promoted tiles times
-// pipeline stages), an estimate of registers per thread, and block tiles
-// against the loops' extents. LLM plans are checked with it before they are
+// pipeline stages), an estimate of registers per thread, block tiles
+// against the loops' extents, and thread (or warp) tiles that divide their
+// block tiles. LLM plans are checked with it before they are
 // accepted; each problem is a sentence the planner can be sent back.
 //
 //===----------------------------------------------------------------------===//
