@@ -24,9 +24,13 @@ For each problem (bench/problems.py):
 It also measures the GPU's peaks in the same run: copy bandwidth and cuBLAS
 fp32 (TF32 off) and bf16 matmul rates.
 
-Results go to a JSON file; several partial files (e.g. --problems subsets run
-as separate commands) are merged by bench/report.py, which writes
-docs/benchmarks.md.
+Results go to a JSON file, rewritten after each problem; several partial
+files (e.g. --problems subsets run as separate commands) are merged by
+bench/report.py, which writes docs/benchmarks.md. Each problem records the
+seconds of each harness stage (`harness_s`); with QIMENG_BENCH_TRACE=1 in
+the environment, every tool call is announced as it starts and its stderr
+(a plan search's progress) echoed as it comes, so a run cut short shows
+where it was.
 """
 import argparse
 import fnmatch
@@ -38,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,19 +65,49 @@ def find_tool(name, bin_dir):
 
 
 def run(cmd, timeout):
+    """Runs `cmd` with a time limit: (exit code, stdout, stderr, seconds).
+    With QIMENG_BENCH_TRACE set, each call is announced before it starts
+    and its stderr (e.g. a plan search's progress) is echoed as it comes,
+    so a run cut short still shows where it was."""
+    trace = bool(os.environ.get("QIMENG_BENCH_TRACE"))
+    name = " ".join(os.path.basename(a) for a in cmd[:4])
     start = time.time()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=timeout)
-        result = proc.returncode, proc.stdout, proc.stderr
-    except subprocess.TimeoutExpired:
-        result = 124, "", "timed out after %d s" % timeout
+    if not trace:
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=timeout)
+            result = proc.returncode, proc.stdout, proc.stderr
+        except subprocess.TimeoutExpired:
+            result = 124, "", "timed out after %d s" % timeout
+        return result + (time.time() - start,)
+    print("  [start] %s" % name, file=sys.stderr, flush=True)
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE,
+                                text=True)
+        lines = []
+
+        def echo():
+            for line in proc.stderr:
+                lines.append(line)
+                print("    | " + line.rstrip("\n"), file=sys.stderr,
+                      flush=True)
+
+        reader = threading.Thread(target=echo, daemon=True)
+        reader.start()
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            code = None
+        reader.join(5)
+        out.seek(0)
+        stdout = out.read()
     seconds = time.time() - start
-    if os.environ.get("QIMENG_BENCH_TRACE"):
-        print("  [%.2f s] %s" % (seconds, " ".join(
-            os.path.basename(a) for a in cmd[:4])), file=sys.stderr,
-            flush=True)
-    return result + (seconds,)
+    print("  [%.2f s] %s" % (seconds, name), file=sys.stderr, flush=True)
+    if code is None:
+        return 124, "", "timed out after %d s" % timeout, seconds
+    return code, stdout, "".join(lines), seconds
 
 
 def last_line(text):
