@@ -187,6 +187,20 @@ mlir::qimeng::compileCandidates(const DialectRegistry &registry,
   return compiled;
 }
 
+std::vector<int>
+mlir::qimeng::findSameCode(llvm::ArrayRef<CompiledCandidate> compiled) {
+  std::vector<int> twins(compiled.size(), -1);
+  llvm::StringMap<int> first;
+  for (auto [i, candidate] : llvm::enumerate(compiled)) {
+    if (candidate.lowered.empty())
+      continue;
+    auto [at, inserted] = first.try_emplace(candidate.lowered, int(i));
+    if (!inserted)
+      twins[i] = at->second;
+  }
+  return twins;
+}
+
 SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                                        func::FuncOp kernel,
                                        const TargetProfile &profile,
@@ -270,6 +284,13 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   result.measured.resize(count);
   std::vector<std::string> paths(count);
   std::vector<size_t> pending;
+  // Candidates with the same code as an earlier one take its measurement.
+  std::vector<int> twins = findSameCode(compiled);
+  unsigned sameCode = llvm::count_if(twins, [](int t) { return t >= 0; });
+  if (sameCode)
+    progress(llvm::formatv("{0} candidates compile to the same code as an "
+                           "earlier one: measured once",
+                           sameCode));
   for (size_t i = 0; i < count; ++i) {
     MeasuredCandidate &m = result.measured[i];
     m.candidate = selection.candidates[i];
@@ -280,6 +301,8 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       continue;
     }
     m.compiled = true;
+    if (twins[i] >= 0)
+      continue;
     paths[i] = dir.in("candidate" + llvm::Twine(i) + ".mlir");
     if (llvm::Error err = writeText(paths[i], compiled[i].lowered)) {
       m.verdict = "could-not-run";
@@ -365,7 +388,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   std::mutex bestMutex;
   double bestMs = *baseline.timeMs;
   std::atomic<size_t> nextBatch{0};
-  std::atomic<unsigned> measuredCount{1}, skipped{0};
+  std::atomic<unsigned> measuredCount{1 + sameCode}, skipped{0};
   size_t batches = llvm::divideCeil(pending.size(), kBatchSize);
   auto gpuWorker = [&](std::optional<int> device) {
     for (size_t b = nextBatch++; b < batches; b = nextBatch++) {
@@ -405,6 +428,21 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       worker.join();
   }
   result.skipped = skipped;
+  auto copyTwins = [&] {
+    for (auto [i, twin] : llvm::enumerate(twins)) {
+      if (twin < 0)
+        continue;
+      MeasuredCandidate &m = result.measured[i];
+      const MeasuredCandidate &same = result.measured[twin];
+      m.verdict = same.verdict;
+      m.correct = same.correct;
+      m.timeMs = same.timeMs;
+      m.reason = ("the same code as candidate " + llvm::Twine(twin) +
+                  (same.reason.empty() ? "" : ": " + same.reason))
+                     .str();
+    }
+  };
+  copyTwins();
 
   // The winner, checked once more with more trials before it is trusted.
   while (true) {
@@ -454,6 +492,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                " trials: " + verified.reason;
     progress("the fastest candidate [" + m.candidate.moves +
              "] failed the final check; trying the next");
+    copyTwins();
   }
   for (MeasuredCandidate &m : result.measured) {
     if (m.verdict == "skipped")

@@ -68,3 +68,20 @@ TEST(CompileCandidatesTest, CompilesInParallelAndReportsFailures) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CompileCandidatesTest, CandidatesWithTheSameCodeAreMeasuredOnce) {
+  auto lowered = [](std::string text) {
+    CompiledCandidate c;
+    c.lowered = std::move(text);
+    return c;
+  };
+  std::vector<CompiledCandidate> compiled = {
+      lowered("a"), lowered(""), lowered("b"), lowered("a"), lowered("b"),
+      lowered("")};
+  EXPECT_EQ(findSameCode(compiled), (std::vector<int>{-1, -1, -1, 0, 2, -1}));
+  EXPECT_TRUE(findSameCode({}).empty());
+}
+
+} // namespace

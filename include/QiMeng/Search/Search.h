@@ -54,6 +54,12 @@ compileCandidates(const DialectRegistry &registry,
                   unsigned threads,
                   std::function<void(unsigned done)> progress = nullptr);
 
+/// For each compiled candidate, the first earlier one that compiled to the
+/// same code, or -1 (none, or it did not compile): plans that differ but
+/// realize alike (e.g. a vector width the micro-coder cannot use there)
+/// need one measurement.
+std::vector<int> findSameCode(llvm::ArrayRef<CompiledCandidate> compiled);
+
 struct SearchOptions {
   /// Candidates to measure, the default plan included.
   unsigned maxCandidates = 32;
