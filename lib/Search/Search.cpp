@@ -482,6 +482,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       progress("the final check of [" + m.candidate.moves +
                "] could not run (" + verified.reason +
                "); keeping the default plan");
+      copyTwins();
       result.best = 0;
       break;
     }
