@@ -85,22 +85,16 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
     return float(int64_t(mix(key + uint64_t(i)) >> 40) - (1 << 23)) *
            (1.0f / (1 << 23));
   };
-  if (element.isF32()) {
-    float *values = static_cast<float *>(data);
+  auto fillWith = [&](auto *values) {
     forEachChunk(count, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
         values[i] = draw(i);
     });
-    return;
-  }
-  if (element.isF64()) {
-    double *values = static_cast<double *>(data);
-    forEachChunk(count, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i)
-        values[i] = draw(i);
-    });
-    return;
-  }
+  };
+  if (element.isF32())
+    return fillWith(static_cast<float *>(data));
+  if (element.isF64())
+    return fillWith(static_cast<double *>(data));
   const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
   forEachChunk(count, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
@@ -114,19 +108,22 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
   });
 }
 
+/// The bits of one poison element of `element` type: a quiet NaN, or 0x7f
+/// in every byte of an integer.
+static uint64_t getPoisonBits(Type element) {
+  if (auto floatType = dyn_cast<FloatType>(element))
+    return llvm::APFloat::getQNaN(floatType.getFloatSemantics())
+        .bitcastToAPInt()
+        .getZExtValue();
+  return 0x7f7f7f7f7f7f7f7full;
+}
+
 void mlir::qimeng::fillPoison(Type element, int64_t count, void *data) {
   int64_t bytes = getElementBytes(element);
-  if (!isa<FloatType>(element)) {
-    std::memset(data, 0x7f, count * bytes);
-    return;
-  }
-  auto floatType = cast<FloatType>(element);
-  uint64_t bits = llvm::APFloat::getQNaN(floatType.getFloatSemantics())
-                      .bitcastToAPInt()
-                      .getZExtValue();
+  uint64_t bits = getPoisonBits(element);
   char *out = static_cast<char *>(data);
   for (int64_t i = 0; i < count; ++i)
-    std::memcpy(out + i * bytes, &bits, bytes);
+    std::memcpy(out + i * bytes, &bits, bytes); // little-endian
 }
 
 /// Checks that `type` is a memref the runner can build.
@@ -432,33 +429,20 @@ getSeededData(Type element, int64_t count, int64_t bytes, uint64_t seed) {
 }
 
 /// Fills `count` elements at `ptr` (on the GPU) with fillPoison's value by
-/// a driver memset, without host data; false when the value is not one the
-/// 16- and 32-bit memsets write (f64, odd-sized integers): the caller fills
-/// it on the host instead.
+/// a driver memset, without host data; false for element sizes the 16- and
+/// 32-bit memsets do not write (8 and 64 bits): the caller fills those on
+/// the host instead.
 bool poisonOnDevice(const cuda::Driver &driver, Type element, int64_t count,
                     void *ptr) {
   int64_t width = getElementBytes(element);
-  uint32_t pattern = 0;
-  if (!isa<FloatType>(element)) {
-    if (count * width % 4)
-      return false;
-    count = count * width / 4;
-    width = 4;
-    pattern = 0x7f7f7f7f;
-  } else {
-    if (width != 2 && width != 4)
-      return false;
-    pattern = uint32_t(
-        llvm::APFloat::getQNaN(cast<FloatType>(element).getFloatSemantics())
-            .bitcastToAPInt()
-            .getZExtValue());
-  }
+  if (width != 2 && width != 4)
+    return false;
+  uint64_t bits = getPoisonBits(element);
   const cuda::DriverApi &api = driver.api();
   auto device = reinterpret_cast<cuda::CUdeviceptr>(ptr);
   cuda::CUresult result =
-      width == 4
-          ? api.cuMemsetD32Async(device, pattern, count, nullptr)
-          : api.cuMemsetD16Async(device, uint16_t(pattern), count, nullptr);
+      width == 4 ? api.cuMemsetD32Async(device, uint32_t(bits), count, nullptr)
+                 : api.cuMemsetD16Async(device, uint16_t(bits), count, nullptr);
   if (result == cuda::kSuccess)
     result = api.cuStreamSynchronize(nullptr);
   return result == cuda::kSuccess;
@@ -500,7 +484,9 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
     {
       PhaseTimer timer(phasePrefix.str() + phase::kFill.str());
       if (auto given = options.inputs.find(i); given != options.inputs.end()) {
-        contents = std::make_shared<std::vector<char>>(given->second.bytes);
+        // The caller's buffer itself (it outlives the call), not a copy.
+        contents = std::shared_ptr<const std::vector<char>>(
+            std::shared_ptr<void>(), &given->second.bytes);
       } else if (options.poisonOutputs && outputs[i]) {
         if (!driver || !poisonOnDevice(*driver, element, count, buffer->ptr)) {
           auto poison = std::make_shared<std::vector<char>>(bytes);
@@ -659,16 +645,12 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
     return ShapedType::getNumElements(buffer.shape) *
            getElementBytes(buffer.element);
   };
-  auto isSnapshot = [&](unsigned index) {
-    return llvm::any_of(call.snapshots,
-                        [&](const auto &s) { return s.first == index; });
-  };
   for (auto [i, type, desc] : llvm::enumerate(argTypes, call.descriptors)) {
     HostBuffer &out =
         result.args.emplace_back(describe(type.getElementType(), desc.sizes));
     // An input stays on the GPU unless asked for: whether it changed is
     // checked below, in place.
-    if (!options.copyInputsOut && isSnapshot(i))
+    if (!options.copyInputsOut && !outputs[i])
       continue;
     out.bytes.resize(countBytes(out));
     if (llvm::Error err = copyBytes(*driver, out.bytes.data(), desc.aligned,
@@ -678,7 +660,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   for (auto &[index, before] : call.snapshots) {
     const HostBuffer &after = result.args[index];
     llvm::Expected<bool> same =
-        after.bytes.empty() && countBytes(after) > 0
+        after.bytes.empty()
             ? equalsInPlace(*driver, call.descriptors[index].aligned, *before,
                             countBytes(after))
             : std::memcmp(before->data(), after.bytes.data(),

@@ -284,10 +284,12 @@ static bool hasNaN(const HostBuffer &buffer) {
   if (!isa<FloatType>(buffer.element))
     return false;
   int64_t count = buffer.bytes.size() / getElementBytes(buffer.element);
-  for (int64_t i = 0; i < count; ++i)
-    if (std::isnan(getElement(buffer, i)))
-      return true;
-  return false;
+  bool found = false;
+  withReader(buffer, [&](auto read) {
+    for (int64_t i = 0; i < count && !found; ++i)
+      found = std::isnan(read(i));
+  });
+  return found;
 }
 
 TrialReport mlir::qimeng::judgeTrial(const RunResult &got,

@@ -55,10 +55,10 @@ mlir::qimeng::timingFromJSON(const llvm::json::Value *value) {
   return timing;
 }
 
-/// The qimeng-run to call (see StepOptions::runTool), or an empty string.
 /// Seconds a batch's qimeng-run may take beyond its candidates' limits.
 static constexpr unsigned kBatchSetupSeconds = 60;
 
+/// The qimeng-run to call (see StepOptions::runTool), or an empty string.
 static std::string findRunTool(const StepOptions &options) {
   if (!options.runTool.empty())
     return options.runTool;

@@ -34,7 +34,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -304,7 +303,6 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
   for (auto [i, path] : llvm::enumerate(paths)) {
     llvm::json::Object line{{"index", int64_t(i)}, {"path", path.trim()}};
     armCandidateWatchdog(int64_t(i), path.trim(), candidateTimeout);
-    llvm::scope_exit disarm([] { alarm(0); });
     OwningOpRef<ModuleOp> candidate;
     std::string parseError;
     {
