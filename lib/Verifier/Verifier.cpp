@@ -9,10 +9,13 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Parallel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -58,22 +61,52 @@ static void withReader(const HostBuffer &buffer, Body body) {
   body([&buffer](int64_t i) { return getElement(buffer, i); });
 }
 
+/// Runs `body(begin, end)` on the blocks of [0, count), in parallel, and
+/// returns what each gives, in block order. Blocks have a fixed size: the
+/// same on every machine, so partial sums combine to the same value.
+/// Outputs of the benchmark's normalizations are 64M elements, compared
+/// for every candidate of a search.
+template <typename Result, typename Body>
+static std::vector<Result> mapBlocks(int64_t count, Body body) {
+  constexpr int64_t kBlock = int64_t(1) << 20;
+  size_t blocks = std::max<int64_t>(1, llvm::divideCeil(count, kBlock));
+  std::vector<Result> results(blocks);
+  llvm::parallelFor(0, blocks, [&](size_t b) {
+    int64_t begin = int64_t(b) * kBlock;
+    results[b] = body(begin, std::min(count, begin + kBlock));
+  });
+  return results;
+}
+
 double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
                                           Tolerance tolerance) {
   if (!tolerance.scaled || !isa<FloatType>(expected.element))
     return tolerance.atol;
   int64_t count = expected.bytes.size() / getElementBytes(expected.element);
+  struct Squares {
+    double sum = 0;
+    int64_t finite = 0;
+  };
+  std::vector<Squares> blocks;
+  withReader(expected, [&](auto read) {
+    blocks = mapBlocks<Squares>(count, [&](int64_t begin, int64_t end) {
+      Squares squares;
+      for (int64_t i = begin; i < end; ++i) {
+        double value = read(i);
+        if (std::isfinite(value)) {
+          squares.sum += value * value;
+          ++squares.finite;
+        }
+      }
+      return squares;
+    });
+  });
   double squares = 0;
   int64_t finite = 0;
-  withReader(expected, [&](auto read) {
-    for (int64_t i = 0; i < count; ++i) {
-      double value = read(i);
-      if (std::isfinite(value)) {
-        squares += value * value;
-        ++finite;
-      }
-    }
-  });
+  for (const Squares &block : blocks) {
+    squares += block.sum;
+    finite += block.finite;
+  }
   double rms = finite ? std::sqrt(squares / finite) : 0;
   double length = std::sqrt(double(tolerance.reductionLength) /
                             double(kToleranceReductionLength));
@@ -146,49 +179,69 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   int64_t count = got.bytes.size() / getElementBytes(got.element);
   bool integer = !isa<FloatType>(got.element);
   double atol = getAbsoluteTolerance(expected, tolerance);
+  struct Errors {
+    double maxAbs = 0, maxRel = 0;
+    int64_t firstMismatch = -1;
+  };
+  std::vector<Errors> blocks;
   withReader(got, [&](auto readGot) {
     withReader(expected, [&](auto readExpected) {
-      for (int64_t i = 0; i < count; ++i) {
-        double a = readGot(i), b = readExpected(i);
-        bool match;
-        if (integer) {
-          match = a == b;
-        } else if (!std::isfinite(b)) {
-          // The reference itself is NaN/inf here: the same class is expected.
-          match = std::isnan(b) ? std::isnan(a) : a == b;
-        } else if (!std::isfinite(a)) {
-          match = false;
-        } else {
-          double abs = std::fabs(a - b);
-          result.maxAbsError = std::max(result.maxAbsError, abs);
-          // Relative errors of expected values near zero say nothing.
-          if (std::fabs(b) > 1e-6)
-            result.maxRelError =
-                std::max(result.maxRelError, abs / std::fabs(b));
-          match = abs <= atol + tolerance.rtol * std::fabs(b);
+      blocks = mapBlocks<Errors>(count, [&](int64_t begin, int64_t end) {
+        Errors errors;
+        for (int64_t i = begin; i < end; ++i) {
+          double a = readGot(i), b = readExpected(i);
+          bool match;
+          if (integer) {
+            match = a == b;
+          } else if (!std::isfinite(b)) {
+            // The reference itself is NaN/inf here: the same class is
+            // expected.
+            match = std::isnan(b) ? std::isnan(a) : a == b;
+          } else if (!std::isfinite(a)) {
+            match = false;
+          } else {
+            double abs = std::fabs(a - b);
+            errors.maxAbs = std::max(errors.maxAbs, abs);
+            // Relative errors of expected values near zero say nothing.
+            if (std::fabs(b) > 1e-6)
+              errors.maxRel = std::max(errors.maxRel, abs / std::fabs(b));
+            match = abs <= atol + tolerance.rtol * std::fabs(b);
+          }
+          if (!match && errors.firstMismatch < 0)
+            errors.firstMismatch = i;
         }
-        if (!match && result.firstMismatch < 0) {
-          result.ok = false;
-          result.firstMismatch = i;
-          result.reason = "at " + formatIndex(got.shape, i) + ": got " +
-                          formatValue(a) + ", expected " + formatValue(b);
-          if (!integer && std::isfinite(a) && std::isfinite(b))
-            result.reason += " (allowed error " +
-                             formatValue(atol + tolerance.rtol * std::fabs(b)) +
-                             ")";
-        }
-      }
+        return errors;
+      });
     });
   });
+  for (const Errors &block : blocks) {
+    result.maxAbsError = std::max(result.maxAbsError, block.maxAbs);
+    result.maxRelError = std::max(result.maxRelError, block.maxRel);
+    if (result.firstMismatch < 0)
+      result.firstMismatch = block.firstMismatch;
+  }
+  if (int64_t i = result.firstMismatch; i >= 0) {
+    double a = getElement(got, i), b = getElement(expected, i);
+    result.ok = false;
+    result.reason = "at " + formatIndex(got.shape, i) + ": got " +
+                    formatValue(a) + ", expected " + formatValue(b);
+    if (!integer && std::isfinite(a) && std::isfinite(b))
+      result.reason += " (allowed error " +
+                       formatValue(atol + tolerance.rtol * std::fabs(b)) + ")";
+  }
   // A constant output where the reference varies (e.g. all zeros) is a
   // cheat even when the values happen to be within tolerance.
   auto isConstant = [&](const HostBuffer &buffer) {
     int64_t bytes = getElementBytes(buffer.element);
-    for (int64_t i = 1; i < count; ++i)
-      if (std::memcmp(buffer.bytes.data(), buffer.bytes.data() + i * bytes,
-                      bytes) != 0)
-        return false;
-    return true;
+    const char *data = buffer.bytes.data();
+    std::vector<char> blocks =
+        mapBlocks<char>(count, [&](int64_t begin, int64_t end) {
+          for (int64_t i = std::max<int64_t>(begin, 1); i < end; ++i)
+            if (std::memcmp(data, data + i * bytes, bytes) != 0)
+              return char(false);
+          return char(true);
+        });
+    return llvm::all_of(blocks, [](char constant) { return constant; });
   };
   if (result.ok && count > 1 && isConstant(got) && !isConstant(expected)) {
     result.ok = false;
@@ -284,12 +337,16 @@ static bool hasNaN(const HostBuffer &buffer) {
   if (!isa<FloatType>(buffer.element))
     return false;
   int64_t count = buffer.bytes.size() / getElementBytes(buffer.element);
-  bool found = false;
+  std::vector<char> blocks;
   withReader(buffer, [&](auto read) {
-    for (int64_t i = 0; i < count && !found; ++i)
-      found = std::isnan(read(i));
+    blocks = mapBlocks<char>(count, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        if (std::isnan(read(i)))
+          return char(true);
+      return char(false);
+    });
   });
-  return found;
+  return llvm::any_of(blocks, [](char found) { return found; });
 }
 
 TrialReport mlir::qimeng::judgeTrial(const RunResult &got,

@@ -135,6 +135,33 @@ TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
                    1e-4);
 }
 
+TEST_F(CompareTest, LargeBuffersAreComparedInBlocksWithTheSameVerdicts) {
+  // Several million elements: compared in parallel blocks, with the first
+  // mismatch, the largest errors and the constant check over all of them.
+  int64_t count = (int64_t(1) << 22) + 5;
+  std::vector<float> want(count);
+  for (int64_t i = 0; i < count; ++i)
+    want[i] = float(i % 1000) / 500 - 1;
+  HostBuffer expected = f32(want, {count});
+  std::vector<float> got = want;
+  got[count - 2] += 0.5f;                      // in the last block
+  got[(int64_t(1) << 21) + 3] = std::nanf(""); // in an earlier one
+  Comparison c = compareBuffers(f32(got, {count}), expected, tol);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.firstMismatch, (int64_t(1) << 21) + 3);
+  EXPECT_NEAR(c.maxAbsError, 0.5, 1e-6);
+  EXPECT_NE(c.reason.find("got nan"), std::string::npos) << c.reason;
+  // Constant but for one element in the last block: not constant.
+  std::vector<float> almost(count, 0.25f);
+  almost[count - 1] = 0.5f;
+  Comparison nearly = compareBuffers(f32(almost, {count}), expected, {9, 9});
+  EXPECT_TRUE(nearly.ok) << nearly.reason;
+  almost[count - 1] = 0.25f;
+  Comparison constant = compareBuffers(f32(almost, {count}), expected, {9, 9});
+  EXPECT_FALSE(constant.ok);
+  EXPECT_NE(constant.reason.find("constant output"), std::string::npos);
+}
+
 TEST_F(CompareTest, RejectsWrongShapeOrType) {
   HostBuffer want = reference();
   EXPECT_FALSE(compareBuffers(f32(valuesOf(want), {4, 3}), want, tol).ok);
