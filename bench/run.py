@@ -202,6 +202,10 @@ def compile_problem(problem, opt, workdir, args):
                                  "--qimeng-report=" + report, "-o", compiled]
                                 + tuning, 1800)
     result = {"compile_s": round(seconds, 3)}
+    if args.keep_reports and os.path.exists(report):
+        os.makedirs(args.keep_reports, exist_ok=True)
+        shutil.copy(report, os.path.join(args.keep_reports,
+                                         problem.name + ".json"))
     if code != 0:
         result["error"] = "compile: " + last_line(err)
         return None, result
@@ -425,6 +429,10 @@ def main():
                              "kernels the database has no plan for")
     parser.add_argument("--search-budget", type=float, default=0,
                         help="seconds per kernel for --search (0: no limit)")
+    parser.add_argument("--keep-reports", metavar="DIR",
+                        help="keep each problem's qimeng-opt report (plan, "
+                             "search candidates with their phase seconds) "
+                             "as DIR/<problem>.json")
     args = parser.parse_args()
     if args.search and not args.tuning_db:
         parser.error("--search needs --tuning-db")
