@@ -251,6 +251,33 @@ def tuned_markdown(tuned, merged, command):
                 fmt(sorted(seconds)[len(seconds) // 2], 3),
                 fmt(max(seconds), 3))
         out += ["", line + "."]
+    # The two runs side by side, over the problems both have; each run's
+    # eager times are its own session's (small multi-kernel eager sequences
+    # vary by up to 2x between sessions), hence QiMeng's own ratio too.
+    rows = []
+    for level in (1, 2):
+        triples = []
+        for e in tuned["problems"]:
+            base = default.get(e["name"])
+            if e.get("level") != level or not base:
+                continue
+            q, b = ms(e, "qimeng"), ms(base, "qimeng")
+            triples.append((speedup(base, "eager"), speedup(e, "eager"),
+                            b / q if q and b else None))
+        triples = [t for t in triples if all(t)]
+        if triples:
+            rows.append("| level %d (%d problems) | %s | %s | %s |" % (
+                level, len(triples),
+                fmt(geomean([t[0] for t in triples]), 3, "×"),
+                fmt(geomean([t[1] for t in triples]), 3, "×"),
+                fmt(geomean([t[2] for t in triples]), 3, "×")))
+    if rows:
+        out += ["", "| geomean | default run vs eager | tuned vs eager | "
+                "tuned vs default run (QiMeng ms) |", "|---|---|---|---|"] + rows
+        out += ["", "Each run's eager times are from its own session. The "
+                "last column also holds whatever changed in the built-in "
+                "plans between the two runs' builds; the search's own "
+                "speedup above is the like-for-like figure."]
     failures = [e for e in tuned["problems"] if e.get("error")]
     for entry in failures:
         out.append("- %s: %s" % (entry["name"], entry["error"]))
