@@ -6,6 +6,7 @@ GPU pack (scripts/pack.sh) or a build:
 
     python3 bench/run.py [--bin DIR] [--problems L1-08-relu,L2-*] [--quick]
                          [--out bench-results.json] [--no-compile]
+                         [--tuning-db DB [--search N]] [--keep-reports DIR]
 
 For each problem (bench/problems.py):
   1. compile with the default `qimeng-opt --llm-plan --lower-to-nvvm`
