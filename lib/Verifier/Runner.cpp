@@ -6,6 +6,7 @@
 
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
+#include "QiMeng/Support/Blocks.h"
 #include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,7 +26,6 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <tuple>
 
 using namespace mlir;
@@ -41,25 +41,6 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// Calls `body(begin, end)` on chunks covering [0, count): on several
-/// threads when the buffer is large (hundreds of MB for the benchmark's
-/// normalizations, filled for every candidate), on this one otherwise.
-template <typename Body> static void forEachChunk(int64_t count, Body body) {
-  constexpr int64_t kChunk = int64_t(1) << 22;
-  unsigned threads = std::min<int64_t>(
-      std::max(1u, std::thread::hardware_concurrency()), count / kChunk);
-  if (threads <= 1) {
-    body(0, count);
-    return;
-  }
-  std::vector<std::thread> workers;
-  int64_t step = (count + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t)
-    workers.emplace_back(body, t * step, std::min(count, (t + 1) * step));
-  for (std::thread &worker : workers)
-    worker.join();
-}
-
 void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
                               void *data) {
   // Element i is a function of (seed, i) alone: no generator state to step
@@ -72,7 +53,7 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
     // Small non-negative integers (valid as indices into any dimension of
     // 16 or more), 0/1 for i1.
     uint64_t mask = element.isInteger(1) ? 1 : 15;
-    forEachChunk(count, [&](int64_t begin, int64_t end) {
+    forEachBlock(count, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         int64_t value = mix(key + uint64_t(i)) >> 60 & mask;
         std::memcpy(out + i * bytes, &value, bytes); // little-endian
@@ -86,7 +67,7 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
            (1.0f / (1 << 23));
   };
   auto fillWith = [&](auto *values) {
-    forEachChunk(count, [&](int64_t begin, int64_t end) {
+    forEachBlock(count, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
         values[i] = draw(i);
     });
@@ -96,7 +77,7 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
   if (element.isF64())
     return fillWith(static_cast<double *>(data));
   const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-  forEachChunk(count, [&](int64_t begin, int64_t end) {
+  forEachBlock(count, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       // Round to the narrow type (f16, bf16) as IEEE conversion does.
       llvm::APFloat narrow(draw(i));

@@ -2,6 +2,7 @@
 
 #include "QiMeng/Verifier/Verifier.h"
 
+#include "QiMeng/Support/Blocks.h"
 #include "QiMeng/Verifier/PhaseTimes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -9,7 +10,6 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,23 +59,6 @@ static void withReader(const HostBuffer &buffer, Body body) {
     return;
   }
   body([&buffer](int64_t i) { return getElement(buffer, i); });
-}
-
-/// Runs `body(begin, end)` on the blocks of [0, count), in parallel, and
-/// returns what each gives, in block order. Blocks have a fixed size: the
-/// same on every machine, so partial sums combine to the same value.
-/// Outputs of the benchmark's normalizations are 64M elements, compared
-/// for every candidate of a search.
-template <typename Result, typename Body>
-static std::vector<Result> mapBlocks(int64_t count, Body body) {
-  constexpr int64_t kBlock = int64_t(1) << 20;
-  size_t blocks = std::max<int64_t>(1, llvm::divideCeil(count, kBlock));
-  std::vector<Result> results(blocks);
-  llvm::parallelFor(0, blocks, [&](size_t b) {
-    int64_t begin = int64_t(b) * kBlock;
-    results[b] = body(begin, std::min(count, begin + kBlock));
-  });
-  return results;
 }
 
 double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
