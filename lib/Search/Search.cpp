@@ -71,8 +71,9 @@ using Clock = std::chrono::steady_clock;
 
 /// Candidates one qimeng-run verifies and times in a row (the budget is
 /// checked between batches), and the seconds each may take: the default
-/// plan and the final check up to the most, the others a few times what
-/// the default's check took (one that hangs costs no more), within bounds.
+/// plan up to the most, the others a few times what the default's check
+/// took (one that hangs costs no more), within bounds. The winner's final
+/// check, with more trials, has the verifier's default limit.
 constexpr size_t kBatchSize = 8;
 constexpr unsigned kCandidateTimeoutSeconds = 60;
 constexpr unsigned kMinCandidateTimeoutSeconds = 10;
@@ -347,7 +348,6 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
         for (const auto &[phase, seconds] : *phases)
           if (std::optional<double> value = seconds.getAsNumber())
             m.phaseSeconds.emplace_back(phase.str(), *value);
-      llvm::sort(m.phaseSeconds);
       m.reason = verified[k].reason;
       m.verdict = stringifyStepStatus(verified[k].status).str();
       m.correct = verified[k].status == StepStatus::Pass;
@@ -388,7 +388,7 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
   std::mutex bestMutex;
   double bestMs = *baseline.timeMs;
   std::atomic<size_t> nextBatch{0};
-  std::atomic<unsigned> measuredCount{1 + sameCode}, skipped{0};
+  std::atomic<unsigned> measuredCount{1 + sameCode};
   size_t batches = llvm::divideCeil(pending.size(), kBatchSize);
   auto gpuWorker = [&](std::optional<int> device) {
     for (size_t b = nextBatch++; b < batches; b = nextBatch++) {
@@ -399,7 +399,6 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
         for (size_t i : indices) {
           result.measured[i].verdict = "skipped";
           result.measured[i].reason = "over the time budget";
-          ++skipped;
         }
         continue;
       }
@@ -427,28 +426,13 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     for (std::thread &worker : gpuWorkers)
       worker.join();
   }
-  result.skipped = skipped;
-  auto copyTwins = [&] {
-    for (auto [i, twin] : llvm::enumerate(twins)) {
-      if (twin < 0)
-        continue;
-      MeasuredCandidate &m = result.measured[i];
-      const MeasuredCandidate &same = result.measured[twin];
-      m.verdict = same.verdict;
-      m.correct = same.correct;
-      m.timeMs = same.timeMs;
-      m.reason = ("the same code as candidate " + llvm::Twine(twin) +
-                  (same.reason.empty() ? "" : ": " + same.reason))
-                     .str();
-    }
-  };
-  copyTwins();
-
-  // The winner, checked once more with more trials before it is trusted.
+  // The winner (never a twin: it has no module of its own), checked once
+  // more with more trials before it is trusted.
   while (true) {
     int best = -1;
     for (auto [i, m] : llvm::enumerate(result.measured))
-      if (m.correct && (best < 0 || *m.timeMs < *result.measured[best].timeMs))
+      if (twins[i] < 0 && m.correct &&
+          (best < 0 || *m.timeMs < *result.measured[best].timeMs))
         best = int(i);
     if (best <= 0 || options.finalTrials <= options.trials) {
       result.best = best;
@@ -463,7 +447,6 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     step.referenceOn = ReferenceOn::Auto;
     step.runTool = options.runTool;
     step.device = firstDevice;
-    step.timeoutSeconds = kCandidateTimeoutSeconds;
     StepResult verified =
         verifyStepFiles(dir.in("candidate" + llvm::Twine(best) + ".mlir"),
                         referencePath, kernel.getSymName(), step);
@@ -482,7 +465,6 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       progress("the final check of [" + m.candidate.moves +
                "] could not run (" + verified.reason +
                "); keeping the default plan");
-      copyTwins();
       result.best = 0;
       break;
     }
@@ -493,8 +475,22 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
                " trials: " + verified.reason;
     progress("the fastest candidate [" + m.candidate.moves +
              "] failed the final check; trying the next");
-    copyTwins();
   }
+  // Twins take their original's measurement and final verdict.
+  for (auto [i, twin] : llvm::enumerate(twins)) {
+    if (twin < 0)
+      continue;
+    MeasuredCandidate &m = result.measured[i];
+    const MeasuredCandidate &same = result.measured[twin];
+    m.verdict = same.verdict;
+    m.correct = same.correct;
+    m.timeMs = same.timeMs;
+    m.reason = ("the same code as candidate " + llvm::Twine(twin) +
+                (same.reason.empty() ? "" : ": " + same.reason))
+                   .str();
+  }
+  result.skipped = llvm::count_if(
+      result.measured, [](const auto &m) { return m.verdict == "skipped"; });
   for (MeasuredCandidate &m : result.measured) {
     if (m.verdict == "skipped")
       continue;

@@ -280,8 +280,9 @@ private:
     report["illegal"] = result.illegal;
     report["pruned"] = result.pruned;
     report["proposed"] = result.proposed;
+    size_t measured = result.measured.size() - result.skipped;
     report["skipped"] = result.skipped;
-    report["measured"] = result.measured.size() - result.skipped;
+    report["measured"] = measured;
     report["seconds"] = result.seconds;
     report["compile_phase_s"] = result.compileSeconds;
     report["default_ms"] = *result.defaultMs;
@@ -306,8 +307,8 @@ private:
     session.progress(llvm::formatv(
         "@{0}: search done in {1:F1} s: {2} measured, best {3:F4} ms "
         "({4:F2}x over the default plan{5}); {6} records stored",
-        name, result.seconds, result.measured.size() - result.skipped,
-        *best.timeMs, *result.defaultMs / *best.timeMs,
+        name, result.seconds, measured, *best.timeMs,
+        *result.defaultMs / *best.timeMs,
         result.best > 0 ? ": " + best.candidate.moves : std::string(),
         *stored2));
     return success();
