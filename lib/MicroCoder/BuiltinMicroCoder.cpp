@@ -10,6 +10,8 @@
 
 #include "ScriptBuilder.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
@@ -80,17 +82,14 @@ LogicalResult ScriptBuilder::precompute() {
     bool warps = !state.warpTile.empty();
     ArrayRef<int64_t> inner = warps ? state.warpTile : state.threadTile;
     // Threads (or warps) along each mapped dimension: block tile / tile.
-    SmallVector<int64_t> perDim;
-    for (auto [b, t] : llvm::zip(state.blockTile, inner)) {
-      if (b == 0 && t == 0)
-        continue;
-      if (b == 0 || t == 0 || b % t != 0)
-        return plan.emitOpError()
-               << (warps ? "warp" : "thread") << " tile " << list(inner)
-               << " of '" << tag << "' does not divide its block tile "
-               << list(state.blockTile);
-      perDim.push_back(b / t);
-    }
+    FailureOr<SmallVector<int64_t>> threadsPerLoop =
+        getThreadsPerLoop(state.blockTile, inner);
+    if (failed(threadsPerLoop))
+      return plan.emitOpError()
+             << (warps ? "warp" : "thread") << " tile " << list(inner)
+             << " of '" << tag << "' does not divide its block tile "
+             << list(state.blockTile);
+    SmallVector<int64_t> perDim = std::move(*threadsPerLoop);
     if (perDim.size() > 3)
       return plan.emitOpError()
              << "target '" << tag << "' maps " << perDim.size()

@@ -97,18 +97,13 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
         t.warpTile.empty() ? t.threadTile : t.warpTile;
     // The built-in micro-coder maps block tile / thread (or warp) tile
     // threads to each loop: the inner tile must divide the block tile.
-    if (!t.blockTile.empty() && !perThread.empty()) {
-      for (auto [b, inner] : llvm::zip(t.blockTile, perThread)) {
-        if ((b == 0 && inner == 0) || (b > 0 && inner > 0 && b % inner == 0))
-          continue;
-        problems.push_back(llvm::formatv(
-            "'{0}': the {1} tile [{2}] does not divide the block tile [{3}]",
-            tag, t.warpTile.empty() ? "thread" : "warp",
-            llvm::make_range(perThread.begin(), perThread.end()),
-            llvm::make_range(t.blockTile.begin(), t.blockTile.end())));
-        break;
-      }
-    }
+    if (!t.blockTile.empty() && !perThread.empty() &&
+        failed(getThreadsPerLoop(t.blockTile, perThread)))
+      problems.push_back(llvm::formatv(
+          "'{0}': the {1} tile [{2}] does not divide the block tile [{3}]", tag,
+          t.warpTile.empty() ? "thread" : "warp",
+          llvm::make_range(perThread.begin(), perThread.end()),
+          llvm::make_range(t.blockTile.begin(), t.blockTile.end())));
     int64_t threads = t.warpTile.empty() ? 1 : 32;
     int64_t outputs = 1;
     for (size_t d = 0; d < extents.size(); ++d) {

@@ -42,3 +42,17 @@ mlir::qimeng::getOperandTileShape(linalg::LinalgOp op, int64_t index,
     shape.push_back(extents[cast<AffineDimExpr>(e).getPosition()]);
   return shape;
 }
+
+FailureOr<SmallVector<int64_t>>
+mlir::qimeng::getThreadsPerLoop(ArrayRef<int64_t> blockTile,
+                                ArrayRef<int64_t> innerTile) {
+  SmallVector<int64_t> perLoop;
+  for (auto [block, inner] : llvm::zip(blockTile, innerTile)) {
+    if (block == 0 && inner == 0)
+      continue;
+    if (block <= 0 || inner <= 0 || block % inner != 0)
+      return failure();
+    perLoop.push_back(block / inner);
+  }
+  return perLoop;
+}

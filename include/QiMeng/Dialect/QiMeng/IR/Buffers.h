@@ -1,8 +1,8 @@
 //===- Buffers.h - Sizes of buffers and of their tiles ----------*- C++ -*-===//
 //
 // What the planner's resource checks, the built-in micro-coder and the
-// verifier all need to agree on: how many bytes an element takes, and which
-// box of an operand one block works on.
+// verifier all need to agree on: how many bytes an element takes, which box
+// of an operand one block works on, and how threads map to a block tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,13 @@ FailureOr<SmallVector<int64_t>>
 getOperandTileShape(linalg::LinalgOp op, int64_t index,
                     ArrayRef<int64_t> blockTile,
                     ArrayRef<int64_t> reductionTile);
+
+/// The threads (or warps) the built-in micro-coder maps to each loop with
+/// a block or inner tile: block tile / inner tile, in loop order. Failure
+/// when the inner (thread or warp) tile does not divide the block tile of
+/// such a loop.
+FailureOr<SmallVector<int64_t>> getThreadsPerLoop(ArrayRef<int64_t> blockTile,
+                                                  ArrayRef<int64_t> innerTile);
 
 } // namespace mlir::qimeng
 
