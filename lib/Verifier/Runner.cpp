@@ -353,6 +353,11 @@ getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
     bool fits = shape.size() == static_cast<size_t>(type.getRank());
     for (auto [want, have] : llvm::zip(type.getShape(), shape))
       fits &= ShapedType::isDynamic(want) || want == have;
+    // Its bytes are copied in and compared afterwards as they are: they
+    // must be exactly the shape's.
+    fits &= int64_t(given->second.bytes.size()) ==
+            ShapedType::getNumElements(shape) *
+                getElementBytes(given->second.element);
     if (!fits || given->second.element != type.getElementType()) {
       std::string dims, name;
       llvm::raw_string_ostream dimsOs(dims), nameOs(name);

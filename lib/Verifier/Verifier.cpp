@@ -369,9 +369,8 @@ TrialReport mlir::qimeng::judgeTrial(const RunResult &got,
   }
   for (unsigned i = 0; i < got.results.size(); ++i) {
     // The same output argument on both sides: compared above.
-    int alias = i < got.resultAliases.size() ? got.resultAliases[i] : -1;
-    if (alias >= 0 && i < expected.resultAliases.size() &&
-        expected.resultAliases[i] == alias && outputs[alias])
+    int alias = got.getAlias(i);
+    if (alias >= 0 && expected.getAlias(i) == alias && outputs[alias])
       continue;
     compare("result" + std::to_string(i), got.getResult(i),
             expected.getResult(i));
@@ -412,9 +411,14 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
         for (auto [i, written] : llvm::enumerate(outputs))
           if (written && hasNaN(ran->args[i]))
             readers += " arg" + std::to_string(i);
-        for (unsigned i = 0; i < ran->results.size(); ++i)
+        for (unsigned i = 0; i < ran->results.size(); ++i) {
+          // An output argument it returns: scanned above.
+          int alias = ran->getAlias(i);
+          if (alias >= 0 && outputs[alias])
+            continue;
           if (hasNaN(ran->getResult(i)))
             readers += " result" + std::to_string(i);
+        }
       }
       if (!readers.empty()) {
         run.poisonOutputs = false;

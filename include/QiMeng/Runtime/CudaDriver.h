@@ -37,7 +37,7 @@ struct CUmemLocation {
   int type;
   int id;
 };
-inline constexpr int kMemLocationDevice = 1, kMemLocationHost = 2;
+inline constexpr int kMemLocationDevice = 1;
 
 inline constexpr CUresult kSuccess = 0;
 /// CU_DEVICE_ATTRIBUTE_* values QiMeng reads.

@@ -87,9 +87,13 @@ struct RunResult {
   /// function returns its destination): its contents are that argument's,
   /// not copied twice. -1 (or missing): a buffer of its own.
   SmallVector<int> resultAliases;
+  /// The argument result `i` aliases, -1 if none.
+  int getAlias(unsigned i) const {
+    return i < resultAliases.size() ? resultAliases[i] : -1;
+  }
   /// The contents of result `i`: its own or the argument's it aliases.
   const HostBuffer &getResult(unsigned i) const {
-    int alias = i < resultAliases.size() ? resultAliases[i] : -1;
+    int alias = getAlias(i);
     return alias >= 0 ? args[alias] : results[i];
   }
   /// Wall-clock time of the call, kernels synchronized (host code and
