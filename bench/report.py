@@ -259,7 +259,9 @@ def tuned_markdown(tuned, merged, command):
         triples = []
         for e in tuned["problems"]:
             base = default.get(e["name"])
-            if e.get("level") != level or not base:
+            # Correct kernels only, as the summary's geomeans.
+            if e.get("level") != level or not base or not (
+                    e.get("correct") and base.get("correct")):
                 continue
             q, b = ms(e, "qimeng"), ms(base, "qimeng")
             triples.append((speedup(base, "eager"), speedup(e, "eager"),

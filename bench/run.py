@@ -73,27 +73,21 @@ def run(cmd, timeout):
     trace = bool(os.environ.get("QIMENG_BENCH_TRACE"))
     name = " ".join(os.path.basename(a) for a in cmd[:4])
     start = time.time()
-    if not trace:
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=timeout)
-            result = proc.returncode, proc.stdout, proc.stderr
-        except subprocess.TimeoutExpired:
-            result = 124, "", "timed out after %d s" % timeout
-        return result + (time.time() - start,)
-    print("  [start] %s" % name, file=sys.stderr, flush=True)
+    if trace:
+        print("  [start] %s" % name, file=sys.stderr, flush=True)
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE,
                                 text=True)
         lines = []
 
-        def echo():
+        def read_stderr():
             for line in proc.stderr:
                 lines.append(line)
-                print("    | " + line.rstrip("\n"), file=sys.stderr,
-                      flush=True)
+                if trace:
+                    print("    | " + line.rstrip("\n"), file=sys.stderr,
+                          flush=True)
 
-        reader = threading.Thread(target=echo, daemon=True)
+        reader = threading.Thread(target=read_stderr, daemon=True)
         reader.start()
         try:
             code = proc.wait(timeout=timeout)
@@ -105,7 +99,8 @@ def run(cmd, timeout):
         out.seek(0)
         stdout = out.read()
     seconds = time.time() - start
-    print("  [%.2f s] %s" % (seconds, name), file=sys.stderr, flush=True)
+    if trace:
+        print("  [%.2f s] %s" % (seconds, name), file=sys.stderr, flush=True)
     if code is None:
         return 124, "", "timed out after %d s" % timeout, seconds
     return code, stdout, "".join(lines), seconds
