@@ -206,6 +206,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // host waits for once, at the end of the function (not after each
   // kernel).
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // Managed memory (buffers the host code also touches) is allocated
+  // synchronously.
+  pm.addNestedPass<func::FuncOp>(qimeng::createQiMengSyncManagedAllocsPass());
   if (!options.launchManifest.empty()) {
     qimeng::QiMengExportLaunchesPassOptions launches;
     launches.output = options.launchManifest;

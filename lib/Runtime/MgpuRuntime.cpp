@@ -81,11 +81,18 @@ CUmemoryPool getDevicePool(const Driver &d) {
 
 } // namespace
 
+extern "C" void mgpuMemFree(void *ptr, void *stream);
+
 std::optional<std::string> mlir::qimeng::runtime::takeError() {
   std::lock_guard<std::mutex> lock(errorMutex);
   std::optional<std::string> error = std::move(firstError);
   firstError.reset();
   return error;
+}
+
+void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr) {
+  // On the caller's stream when one is set (timing), else the null stream.
+  mgpuMemFree(ptr, nullptr);
 }
 
 void mlir::qimeng::runtime::setLaunchStream(void *stream) {

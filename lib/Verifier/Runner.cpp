@@ -524,7 +524,7 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
 }
 
 /// Frees the memrefs the last call returned (allocated by the function:
-/// gpu.alloc in managed memory, malloc without a `driver`) unless they are
+/// gpu.alloc device memory, malloc without a `driver`) unless they are
 /// arguments.
 void releaseResults(const cuda::Driver *driver,
                     ArrayRef<MemRefType> resultTypes, Invocation &call) {
@@ -534,11 +534,18 @@ void releaseResults(const cuda::Driver *driver,
   size_t word = 0;
   for (MemRefType type : resultTypes) {
     auto *allocated = reinterpret_cast<void *>(call.resultStorage[word]);
-    // On the GPU, memory the host code took from malloc is not the driver's:
-    // cuMemFree fails harmlessly and that buffer leaks.
-    if (allocated && freed.insert(allocated).second)
-      freeBuffer(driver, allocated);
     word += 3 + 2 * type.getRank();
+    // On the GPU, memory the host code took from malloc is not the driver's:
+    // the free fails harmlessly (its error is dropped) and that buffer
+    // leaks.
+    if (!allocated || !freed.insert(allocated).second)
+      continue;
+    if (driver) {
+      runtime::freeReturnedBuffer(allocated);
+      (void)runtime::takeError();
+    } else {
+      std::free(allocated);
+    }
   }
 }
 

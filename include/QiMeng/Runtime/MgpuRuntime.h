@@ -32,6 +32,11 @@ llvm::ArrayRef<Symbol> getMgpuSymbols();
 /// std::nullopt.
 std::optional<std::string> takeError();
 
+/// Frees a buffer that a compiled function returned (device memory from
+/// `mgpuMemAlloc`, stream-ordered pool memory included): the caller of a
+/// function owns the result buffers it allocates. Null is ignored.
+void freeReturnedBuffer(void *ptr);
+
 /// While set (non-null), every stream the host code asks for is `stream`,
 /// and the host code's destroy and synchronize calls leave it alone: the
 /// caller orders its own work (an L2 flush, timing events) around a call of

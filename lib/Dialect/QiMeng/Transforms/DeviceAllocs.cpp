@@ -18,14 +18,18 @@ enum class Placement {
   /// Only kernels use it (directly or through views) and it is freed or
   /// dies in its block: device memory, freed at the end of its block.
   Device,
-  /// Kernels and the host code or a caller use it: managed memory.
+  /// Kernels use it and the function returns it (or a view of it): device
+  /// memory the caller owns and frees (mgpuMemFree, or cuMemFree after the
+  /// stream is done).
+  Returned,
+  /// Kernels and the host code use it: managed memory.
   Managed,
 };
 
 /// Follows `value` (a memref) through view-like ops to decide where it
 /// lives.
 static Placement getPlacement(Value value) {
-  bool onDevice = false, elsewhere = false;
+  bool onDevice = false, returned = false, elsewhere = false;
   SmallVector<Value> worklist = {value};
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
@@ -34,13 +38,17 @@ static Placement getPlacement(Value value) {
         onDevice = true;
       else if (isa<ViewLikeOpInterface>(user))
         llvm::append_range(worklist, user->getResults());
+      else if (isa<func::ReturnOp>(user))
+        returned = true;
       else if (!isa<memref::DeallocOp>(user))
         elsewhere = true;
     }
   }
   if (!onDevice)
     return Placement::Host;
-  return elsewhere ? Placement::Managed : Placement::Device;
+  if (elsewhere)
+    return Placement::Managed;
+  return returned ? Placement::Returned : Placement::Device;
 }
 
 class QiMengDeviceAllocsPass

@@ -54,9 +54,9 @@ func.func @unfreed(%x: memref<64xf32>) {
 
 // -----
 
-// Returned to the caller: managed memory, which the caller can read.
+// Returned to the caller: device memory the caller owns (not freed here).
 // CHECK-LABEL: func.func @returned
-// CHECK:       %[[T:.+]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK:       %[[T:.+]] = gpu.alloc  () : memref<64xf32>
 // CHECK-NOT:   gpu.dealloc
 // CHECK:       return %[[T]]
 func.func @returned(%x: memref<64xf32>) -> memref<64xf32> {
@@ -69,6 +69,47 @@ func.func @returned(%x: memref<64xf32>) -> memref<64xf32> {
     gpu.terminator
   }
   return %t : memref<64xf32>
+}
+
+// -----
+
+// Returned through a view, with a dynamic size: device memory too.
+// CHECK-LABEL: func.func @returned_view
+// CHECK:       %[[T:.+]] = gpu.alloc  (%{{.*}}) : memref<?x4xf32>
+// CHECK-NOT:   gpu.dealloc
+// CHECK:       %[[V:.+]] = memref.collapse_shape %[[T]]
+// CHECK:       return %[[V]]
+func.func @returned_view(%x: memref<64xf32>, %n: index) -> memref<?xf32> {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc(%n) : memref<?x4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %t[%tx, %tx] : memref<?x4xf32>
+    gpu.terminator
+  }
+  %flat = memref.collapse_shape %t [[0, 1]] : memref<?x4xf32> into memref<?xf32>
+  return %flat : memref<?xf32>
+}
+
+// -----
+
+// Read by the host code after the kernel: managed memory.
+// CHECK-LABEL: func.func @host_read
+// CHECK:       %[[T:.+]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK:       memref.load %[[T]]
+func.func @host_read(%x: memref<64xf32>) -> f32 {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc() : memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %t[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  %r = memref.load %t[%c0] : memref<64xf32>
+  return %r : f32
 }
 
 // -----

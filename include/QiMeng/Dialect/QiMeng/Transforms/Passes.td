@@ -307,9 +307,15 @@ def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
       freed by a `gpu.dealloc` where it was freed before or, when nothing
       freed it, at the end of its block (the runtime takes it from a
       stream-ordered pool, so a call costs no `cuMemAlloc`);
-    - also used by the host code or returned to the caller:
+    - used by kernels and returned to the caller (a result built from
+      `tensor.empty`, as frontends write them): device memory that is not
+      freed; the caller owns it and frees it (`mgpuMemFree`, or `cuMemFree`
+      once the call's stream is done);
+    - also used by the host code (a load or store outside the kernels):
       `gpu.alloc host_shared` (CUDA managed memory, which both sides can
-      access), its `memref.dealloc` a `gpu.dealloc`.
+      access), its `memref.dealloc` a `gpu.dealloc`;
+      `qimeng-sync-managed-allocs` keeps these synchronous after
+      `gpu-async-region`.
 
     Dynamic sizes are kept; a layout, a memory space or symbol operands are
     reported as unsupported.
@@ -325,6 +331,29 @@ def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
     gpu.launch ... { ... memref.store %v, %t[%i] ... }
     gpu.dealloc %t : memref<1024xf32>
     return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def QiMengSyncManagedAllocsPass
+    : Pass<"qimeng-sync-managed-allocs", "func::FuncOp"> {
+  let summary = "Take managed allocations out of the asynchronous stream";
+  let description = [{
+    Runs after `gpu-async-region`, which makes every `gpu.alloc` an async op
+    on the function's stream. The GPU-to-LLVM lowering allocates managed
+    memory (`host_shared`) only synchronously, and leaves an async one
+    unlowered (an `unrealized_conversion_cast` that no LLVM translation
+    takes). Each async `gpu.alloc host_shared` becomes: a host wait for its
+    dependencies, the synchronous allocation, and a fresh token for the ops
+    that waited on it.
+
+    ```mlir
+    %m, %t = gpu.alloc async [%dep] host_shared () : memref<64xf32>
+    // becomes
+    gpu.wait [%dep]
+    %m = gpu.alloc host_shared () : memref<64xf32>
+    %t = gpu.wait async
     ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
