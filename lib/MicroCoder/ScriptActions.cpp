@@ -54,6 +54,7 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
         target, "tile_sizes " + list(op.getSizes()) + interchange,
         mapping(op.getSizes(), "block"));
     state.blockHandle = forall;
+    state.dynamicGrid = needsOwnGrid(op);
     return success();
   }
   case TileLevel::thread: {
@@ -76,6 +77,29 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
   }
   }
   llvm_unreachable("unknown tile level");
+}
+
+/// Whether the block tiles of `op` make a grid that upstream's
+/// map_forall_to_blocks cannot launch: a dynamic number of blocks along a
+/// loop, or more than 65535 along y or z (the innermost tiled loop goes to x).
+bool ScriptBuilder::needsOwnGrid(TileOp op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
+      lookupTaggedOp(kernel, op.getTarget()));
+  if (!linalgOp)
+    return false;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  SmallVector<int64_t> blocks;
+  for (auto [range, size] : llvm::zip(ranges, op.getSizes()))
+    if (size > 0) {
+      if (ShapedType::isDynamic(range))
+        return true;
+      blocks.push_back(llvm::divideCeil(range, size));
+    }
+  // blocks[last] goes to x; the ones before to y and z.
+  for (size_t i = 0; i + 1 < blocks.size(); ++i)
+    if (blocks[i] > 65535)
+      return true;
+  return false;
 }
 
 /// The largest power of two that divides `size` (> 0) and is at most `cap`.

@@ -77,6 +77,9 @@ struct TargetState {
   std::string fusedInto;
   /// Threads per block along x, y, z.
   SmallVector<int64_t, 3> blockDims = {1, 1, 1};
+  /// Whether the block grid needs transform.qimeng.map_forall_to_grid: a
+  /// dynamic number of blocks, or more than the grid's y or z takes.
+  bool dynamicGrid = false;
 };
 
 /// Builds the transform script of one plan, action by action: the actions
@@ -152,6 +155,7 @@ private:
   }
 
   LogicalResult precompute();
+  bool needsOwnGrid(TileOp op);
   LogicalResult emitTile(TileOp op);
   LogicalResult emitPromote(PromoteOp op);
   LogicalResult emitVectorize(VectorizeOp op);

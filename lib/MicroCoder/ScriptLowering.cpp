@@ -21,15 +21,16 @@ using namespace mlir::qimeng::microcoder;
 /// in registers and unrolls: the end of the first sequence.
 void ScriptBuilder::emitMapping() {
   // Map each target's loops to a gpu.launch of its own, named after the
-  // target for the steps between sequences.
+  // target for the steps between sequences. Grids that upstream's
+  // map_forall_to_blocks cannot make (dynamic, or beyond the y/z limits)
+  // are QiMeng's own mapping's.
   for (auto [i, tag] : llvm::enumerate(tagOrder)) {
     const TargetState &state = targets[tag];
     // Fused ops run in the launch of the target they were fused into.
     if (!state.fusedInto.empty())
       continue;
     os << llvm::formatv(
-        "    %launch_{0} = transform.gpu.map_forall_to_blocks {4} "
-        "generate_gpu_launch : (!transform.any_op) -> !transform.any_op\n"
+        "    %launch_{0} = {5} : (!transform.any_op) -> !transform.any_op\n"
         "    %mapped_{0} = transform.gpu.map_nested_forall_to_threads "
         "%launch_{0} block_dims = {1} : (!transform.any_op) -> "
         "!transform.any_op\n"
@@ -38,7 +39,11 @@ void ScriptBuilder::emitMapping() {
         "    transform.annotate %mapped_{0} \"{3}\" = %target_{0} : "
         "!transform.any_op, !transform.any_param\n",
         i, list(state.blockDims), quote(tag), kLaunchTargetAttr,
-        state.blockHandle);
+        state.blockHandle,
+        state.dynamicGrid
+            ? "transform.qimeng.map_forall_to_grid " + state.blockHandle
+            : "transform.gpu.map_forall_to_blocks " + state.blockHandle +
+                  " generate_gpu_launch");
   }
   std::string k = matchKernel();
   if (vectorized) {

@@ -3,6 +3,7 @@
 #include "QiMeng/InitAll.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Pipelines/Pipelines.h"
 
@@ -17,6 +18,7 @@ void mlir::qimeng::registerAllDialects(DialectRegistry &registry) {
   registry.insert<QiMengDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  registerTransformDialectExtension(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }

@@ -142,6 +142,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, int64_t /*paramCount*/) {
+  // A grid of no blocks (a dynamic size of 0 at run time) has nothing to
+  // compute; CUDA would refuse it.
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
+    return;
   const Driver *d = driver();
   if (!d || !function)
     return;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -19,6 +20,7 @@ mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QiMeng", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
             registry->insert<mlir::qimeng::QiMengDialect>();
+            mlir::qimeng::registerTransformDialectExtension(*registry);
           }};
 }
 

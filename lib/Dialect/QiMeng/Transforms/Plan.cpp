@@ -228,9 +228,8 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   if (rowReduction && isStatic &&
       succeeded(planWarpReduction(b, loc, op, tag, bounds)))
     return success();
-  int64_t width = family == Family::Elementwise && isStatic
-                      ? getElementwiseVectorWidth(op)
-                      : 0;
+  int64_t width =
+      family == Family::Elementwise ? getElementwiseVectorWidth(op) : 0;
   return planParallel(b, loc, op, tag, bounds, width);
 }
 
@@ -416,16 +415,14 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
                                     ArrayRef<int64_t> bounds,
                                     int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  // Dynamic loops (e.g. a batch dimension of unknown size) are not mapped:
-  // every thread runs them serially, since GPU grids here are static.
+  // Dynamic loops (e.g. a batch dimension of unknown size) are mapped too:
+  // their number of blocks is computed at run time.
   SmallVector<unsigned> parallel;
   for (unsigned i = 0; i < iterators.size(); ++i)
-    if (iterators[i] == utils::IteratorType::parallel &&
-        !ShapedType::isDynamic(bounds[i]))
+    if (iterators[i] == utils::IteratorType::parallel)
       parallel.push_back(i);
   if (parallel.empty())
-    return op->emitOpError()
-           << "has no static parallel loop to map to GPU threads";
+    return op->emitOpError() << "has no parallel loop to map to GPU threads";
   // Map at most three parallel loops, innermost first.
   SmallVector<unsigned> mapped(parallel.rbegin(),
                                parallel.rbegin() +
@@ -443,28 +440,48 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
       run = found->second;
     }
   SmallVector<int64_t> blockSizes, threadSizes;
+  // Whether every thread's box is static: a dynamic loop's tile of one
+  // block is one iteration (its blocks are whole), or its blocks may be
+  // partial anywhere and the threads' boxes are dynamic.
+  bool staticBoxes = true;
   auto computeTiles = [&](int64_t width) {
     blockSizes.assign(bounds.size(), 0);
     threadSizes.assign(bounds.size(), 0);
+    staticBoxes = true;
     int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
     for (auto [i, dim] : llvm::enumerate(mapped)) {
       int64_t perThread = dim == runLoop ? run : i == 0 ? width : 1;
-      // Power-of-two thread counts; the last block along a loop that they
-      // do not divide is partial.
-      int64_t threads = std::min<int64_t>(
-          llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
-          threadsLeft);
+      int64_t threads;
+      if (ShapedType::isDynamic(bounds[dim])) {
+        // One iteration per block keeps the threads' boxes static when the
+        // loops inside already give the block 64 threads or more (a batch
+        // of rows); otherwise the rest of the block's threads.
+        threads = i > 0 && threadsLeft <= kThreadsPerBlock / 64
+                      ? 1
+                      : threadsLeft;
+        perThread = dim == runLoop ? run : 1;
+        staticBoxes &= threads == 1;
+      } else {
+        // Power-of-two thread counts; the last block along a loop that they
+        // do not divide is partial.
+        threads = std::min<int64_t>(
+            llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
+            threadsLeft);
+      }
       blockSizes[dim] = threads * perThread;
       threadSizes[dim] = perThread;
       threadsLeft /= threads;
     }
   };
-  // Vectors need whole blocks along the innermost loop.
+  // Vectors need whole blocks along the innermost loop (static) and static
+  // boxes for every thread.
   int64_t width = 1;
   if (vectorWidth > 1 && iterators.back() == utils::IteratorType::parallel &&
-      mapped.front() == bounds.size() - 1 && bounds.back() % vectorWidth == 0) {
+      mapped.front() == bounds.size() - 1 &&
+      !ShapedType::isDynamic(bounds.back()) &&
+      bounds.back() % vectorWidth == 0) {
     computeTiles(vectorWidth);
-    if (bounds.back() % blockSizes.back() == 0)
+    if (bounds.back() % blockSizes.back() == 0 && staticBoxes)
       width = vectorWidth;
   }
   computeTiles(width);

@@ -30,18 +30,6 @@ func.func @loops(%x: memref<8xf32>) {
 
 // -----
 
-func.func @all_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
-  // expected-error @+1 {{has no static parallel loop to map to GPU threads}}
-  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
-      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
-  ^bb0(%a: f32, %b: f32):
-    linalg.yield %a : f32
-  }
-  return
-}
-
-// -----
-
 func.func @empty_loop(%A: memref<0x16xf32>, %B: memref<16x8xf32>, %C: memref<0x8xf32>) {
   // expected-error @+1 {{has an empty loop 0; nothing to compute}}
   linalg.matmul ins(%A, %B : memref<0x16xf32>, memref<16x8xf32>) outs(%C : memref<0x8xf32>)

@@ -143,15 +143,53 @@ func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memr
 
 // -----
 
-// A dynamic batch dimension is left to run serially in each thread.
+// A dynamic batch dimension goes onto the grid, one row per block (the block's
+// threads along the static row keep their 128-bit vectors), as its static twin
+// would.
 // CHECK-LABEL: qimeng.plan @dyn provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 256] to block
-// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 1] to thread
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
 // CHECK-NEXT:  }
 #id3 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @dyn(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>) {
   linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<?x1024xf32>) outs(%y : memref<?x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Everything dynamic: 256 threads a block along the innermost loop, blocks
+// that may be partial anywhere (no vectors).
+// CHECK-LABEL: qimeng.plan @all_dynamic provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1] to thread
+// CHECK-NEXT:  }
+func.func @all_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// A dynamic batch over short rows: the rest of the block's threads go along
+// the batch, and the blocks may be partial anywhere (no vectors).
+// CHECK-LABEL: qimeng.plan @dyn_short_rows provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [16, 16] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1] to thread
+// CHECK-NEXT:  }
+func.func @dyn_short_rows(%x: memref<?x16xf32>, %y: memref<?x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x16xf32>) outs(%y : memref<?x16xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = math.exp %a : f32
     linalg.yield %r : f32

@@ -1,0 +1,117 @@
+// RUN: qimeng-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
+
+// A dynamic trip count: the blocks are numbered along x, their count computed
+// on the host, and each block splits its number into the loop indices.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME:  (%[[A:.+]]: memref<?x4xf32>)
+// CHECK:       %[[N:.+]] = memref.dim %[[A]], %c0
+// CHECK:       %[[BLOCKS:.+]] = arith.muli %c4, %[[N]]
+// CHECK:       gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}})
+// CHECK:         %[[IJ:.+]]:2 = affine.delinearize_index %[[B]] into (%[[N]], 4)
+// CHECK:         memref.store %{{.+}}, %[[A]][%[[IJ]]#0, %[[IJ]]#1]
+// CHECK-NEXT:    gpu.terminator
+// CHECK-NEXT:  }
+// CHECK-NEXT:  return
+func.func @dynamic(%a: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %n = memref.dim %a, %c0 : memref<?x4xf32>
+  scf.forall (%i, %j) in (%n, 4) {
+    memref.store %f, %a[%i, %j] : memref<?x4xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Static and within the limits: the grid has the loop's shape.
+// CHECK-LABEL: func.func @static
+// CHECK:       gpu.launch blocks(%[[BX:.+]], %[[BY:.+]], %{{.+}}) in (%{{.+}} = %c4{{.*}}, %{{.+}} = %c8{{.*}}, %{{.+}} = %c1{{.*}})
+// CHECK-NOT:     affine.delinearize_index
+// CHECK:         memref.store %{{.+}}, %{{.+}}[%[[BY]], %[[BX]]]
+func.func @static(%a: memref<8x4xf32>) {
+  %f = arith.constant 1.0 : f32
+  scf.forall (%i, %j) in (8, 4) {
+    memref.store %f, %a[%i, %j] : memref<8x4xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Static but over the 65535 blocks that y allows: numbered along x.
+// CHECK-LABEL: func.func @tall
+// CHECK:       gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c200000{{.*}}, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}})
+// CHECK:         affine.delinearize_index %[[B]] into (100000, 2)
+func.func @tall(%a: memref<100000x2xf32>) {
+  %f = arith.constant 1.0 : f32
+  scf.forall (%i, %j) in (100000, 2) {
+    memref.store %f, %a[%i, %j] : memref<100000x2xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @threads(%a: memref<8xf32>) {
+  %f = arith.constant 1.0 : f32
+  scf.forall (%i) in (8) {
+    memref.store %f, %a[%i] : memref<8xf32>
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects each loop mapped to a distinct #gpu.block<x|y|z>, got #gpu.thread<x>}}
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @strided(%a: memref<8xf32>) {
+  %f = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.forall (%i) = (%c0) to (%c8) step (%c2) {
+    memref.store %f, %a[%i] : memref<8xf32>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects a normalized forall (lower bounds 0, steps 1)}}
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
