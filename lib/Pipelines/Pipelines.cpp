@@ -5,6 +5,7 @@
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Target/CudaToolkit.h"
+#include "QiMeng/Target/TargetProfile.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -15,6 +16,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 
@@ -30,7 +32,7 @@ public:
   explicit OptionErrorPass(std::string message) : message(std::move(message)) {}
   StringRef getArgument() const override { return "qimeng-option-error"; }
   void runOnOperation() override {
-    emitError(UnknownLoc::get(&getContext())) << message;
+    emitError(getOperation().getLoc()) << message;
     signalPassFailure();
   }
 
@@ -54,8 +56,10 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "chip", llvm::cl::desc("GPU architecture (e.g. sm_90)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features (e.g. +ptx80)"),
-      llvm::cl::init("+ptx80")};
+      *this, "features",
+      llvm::cl::desc("PTX features (e.g. +ptx80; default: PTX 8.0, or the "
+                     "oldest version the chip needs when that is newer)"),
+      llvm::cl::init("")};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
                                     llvm::cl::init(3)};
@@ -181,8 +185,46 @@ void addLowerToNVVM(OpPassManager &pm,
         "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline did not parse"));
 }
 
+/// The PTX features to emit `chip` with: `given` when it names a PTX
+/// version the chip takes, else PTX 8.0 or the chip's oldest (newer) one;
+/// an error for a chip LLVM 22 does not know or a version too old for it.
+FailureOr<std::string> getPTXFeatures(StringRef chip, StringRef given,
+                                      std::string &error) {
+  std::optional<unsigned> minimum = qimeng::getMinimumPTXVersion(chip);
+  if (!minimum) {
+    error = "--lower-to-nvvm: unknown chip '" + chip.str() +
+            "'; LLVM 22 emits for sm_20 to sm_121 (e.g. sm_80, sm_90, "
+            "sm_90a, sm_100, sm_120, with 'a' and 'f' variants)";
+    return failure();
+  }
+  if (given.empty())
+    return "+ptx" + std::to_string(std::max(80u, *minimum));
+  for (StringRef feature : llvm::split(given, ',')) {
+    unsigned version = 0;
+    StringRef trimmed = feature.trim();
+    if (trimmed.consume_front("+ptx") &&
+        !trimmed.getAsInteger(10, version) && version < *minimum) {
+      error = llvm::formatv("--lower-to-nvvm: chip {0} needs PTX {1}.{2} or "
+                            "later; features={3} asks for {4}.{5} (leave "
+                            "features out to pick it)",
+                            chip, *minimum / 10, *minimum % 10, given,
+                            version / 10, version % 10)
+                  .str();
+      return failure();
+    }
+  }
+  return given.str();
+}
+
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options) {
+  std::string error;
+  FailureOr<std::string> features =
+      getPTXFeatures(options.chip, options.features, error);
+  if (failed(features)) {
+    pm.addPass(std::make_unique<OptionErrorPass>(error));
+    return;
+  }
   StringRef format = options.format;
   if (format != "isa" && format != "bin" && format != "fatbin") {
     pm.addPass(std::make_unique<OptionErrorPass>(
@@ -218,7 +260,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   qimeng::useFoundCudaToolkit();
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFeatures = *features;
   nvvm.cubinFormat = options.format;
   nvvm.optLevel = options.optLevel;
   addLowerToNVVM(pm, nvvm);

@@ -38,6 +38,11 @@ std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip);
 std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip,
                                                  mlir::Operation *diagnosed);
 
+/// The oldest PTX ISA version LLVM 22 emits for `chip` (e.g. "sm_90" -> 78,
+/// "sm_100" -> 86; "a" and "f" variants included), or std::nullopt for a
+/// chip LLVM 22 does not emit for.
+std::optional<unsigned> getMinimumPTXVersion(llvm::StringRef chip);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_TARGET_TARGETPROFILE_H

@@ -225,8 +225,7 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   // products) along the innermost loop: one warp per output element.
   bool rowReduction =
       family == Family::Reduction || family == Family::Contraction;
-  if (rowReduction && isStatic &&
-      succeeded(planWarpReduction(b, loc, op, tag, bounds)))
+  if (rowReduction && succeeded(planWarpReduction(b, loc, op, tag, bounds)))
     return success();
   int64_t width =
       family == Family::Elementwise ? getElementwiseVectorWidth(op) : 0;
@@ -347,9 +346,12 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
                                          ArrayRef<int64_t> bounds) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned loops = iterators.size();
+  // A dynamic reduction loop is taken to be long enough.
   if (loops < 2 || loops > 4 ||
       iterators.back() != utils::IteratorType::reduction ||
-      bounds.back() < kMinWarpReductionExtent || !getWarpReductionKind(op) ||
+      (!ShapedType::isDynamic(bounds.back()) &&
+       bounds.back() < kMinWarpReductionExtent) ||
+      !getWarpReductionKind(op) ||
       llvm::any_of(op.getIndexingMapsArray(),
                    [](AffineMap m) { return !m.isProjectedPermutation(); }))
     return failure();
@@ -362,10 +364,14 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
   SmallVector<int64_t> blockTile(loops, 1), warpTile(loops, 1);
   blockTile.back() = warpTile.back() = 0;
   int64_t rows = bounds[loops - 2];
-  // The largest power of two <= 8 that divides the rows.
-  blockTile[loops - 2] = std::min<int64_t>(
-      kWarpsPerReductionBlock,
-      int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(rows)));
+  // The largest power of two <= 8 that divides the rows: every warp gets a
+  // row (a dynamic number of rows: one warp per block).
+  blockTile[loops - 2] =
+      ShapedType::isDynamic(rows)
+          ? 1
+          : std::min<int64_t>(
+                kWarpsPerReductionBlock,
+                int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(rows)));
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile), TileLevel::warp,
@@ -467,6 +473,16 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
         threads = std::min<int64_t>(
             llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
             threadsLeft);
+        // Vectors need whole blocks: when a power of two does not divide
+        // the vectors of the row (3000 floats are 750 vectors), the most
+        // threads that do, if they make a warp or more.
+        int64_t vectors = bounds[dim] / perThread;
+        if (i == 0 && perThread > 1 && vectors % threads != 0)
+          for (int64_t d = std::min(vectors, threadsLeft); d >= 32; --d)
+            if (vectors % d == 0) {
+              threads = d;
+              break;
+            }
       }
       blockSizes[dim] = threads * perThread;
       threadSizes[dim] = perThread;
@@ -491,6 +507,42 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
                  TileLevel::thread, nullptr);
   if (width > 1)
     VectorizeOp::create(b, loc, tag, width);
+  return success();
+}
+
+/// Whether QiMeng computes with `type` (an element type or a scalar):
+/// f16, bf16, f32, f64, i1, i8, i16, i32, i64 and index.
+bool isSupportedScalar(Type type) {
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+      type.isIndex())
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                       integer.getWidth());
+}
+
+/// Reports a value of `op` (operand or result, element of a shaped type or
+/// scalar) whose type QiMeng does not compute with; the diagnostic names the
+/// op and the type.
+LogicalResult checkScalarTypes(Operation *op) {
+  auto check = [&](Type type, StringRef what) -> LogicalResult {
+    Type element = getElementTypeOrSelf(type);
+    if (isSupportedScalar(element))
+      return success();
+    // Types that hold no data the kernels compute with (tokens, ...).
+    if (!isa<ShapedType, FloatType, IntegerType, ComplexType>(type))
+      return success();
+    return op->emitOpError()
+           << "has " << what << " of element type " << element
+           << ", which QiMeng does not support (it computes with f16, bf16, "
+              "f32, f64, i1, i8, i16, i32, i64 and index)";
+  };
+  for (Type type : op->getOperandTypes())
+    if (failed(check(type, "an operand")))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(check(type, "a result")))
+      return failure();
   return success();
 }
 
@@ -522,6 +574,25 @@ private:
                              func::FuncOp func) {
     SmallVector<linalg::LinalgOp> roots;
     Operation *unsupported = nullptr;
+    // Element types first: the planner sizes tiles and vectors by them.
+    for (Type type : func.getFunctionType().getInputs())
+      if (!isSupportedScalar(getElementTypeOrSelf(type)) &&
+          isa<ShapedType, FloatType, IntegerType, ComplexType>(type))
+        return func.emitOpError()
+               << "takes a value of type " << type
+               << ", whose element type QiMeng does not support (it computes "
+                  "with f16, bf16, f32, f64, i1, i8, i16, i32, i64 and index)";
+    WalkResult typed = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // Code mapped to the GPU already is kept as it is (see below).
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (isa<func::FuncOp>(op))
+        return WalkResult::advance();
+      return failed(checkScalarTypes(op)) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+    });
+    if (typed.wasInterrupted())
+      return failure();
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         roots.push_back(linalgOp);

@@ -63,3 +63,32 @@ func.func @unregistered() {
   "foo.bar"() : () -> ()
   return
 }
+
+// -----
+
+// expected-error @+1 {{'func.func' op takes a value of type 'memref<16xcomplex<f32>>', whose element type QiMeng does not support (it computes with f16, bf16, f32, f64, i1, i8, i16, i32, i64 and index)}}
+func.func @complex(%x: memref<16xcomplex<f32>>, %y: memref<16xcomplex<f32>>) {
+  linalg.copy ins(%x : memref<16xcomplex<f32>>) outs(%y : memref<16xcomplex<f32>>)
+  return
+}
+
+// -----
+
+func.func @float8_inside(%x: memref<16xf32>, %y: memref<16xf32>) {
+  // expected-error @+1 {{'memref.alloc' op has a result of element type 'f8E4M3FN', which QiMeng does not support}}
+  %t = memref.alloc() : memref<16xf8E4M3FN>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<16xf32>) outs(%t : memref<16xf8E4M3FN>) {
+  ^bb0(%a: f32, %b: f8E4M3FN):
+    %r = arith.truncf %a : f32 to f8E4M3FN
+    linalg.yield %r : f8E4M3FN
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op takes a value of type 'tensor<16xvector<4xf32>>', whose element type QiMeng does not support}}
+func.func @vector_elements(%x: tensor<16xvector<4xf32>>) -> tensor<16xvector<4xf32>> {
+  return %x : tensor<16xvector<4xf32>>
+}
