@@ -56,7 +56,9 @@ LogicalResult ScriptBuilder::precompute() {
              << stringifyTileLevel(tile.getLevel())
              << " a second time; the built-in micro-coder takes one tile "
                 "per level";
+    // Blocks take any number of loops (numbered along x past three).
     if (tile.getLevel() != TileLevel::reduction &&
+        tile.getLevel() != TileLevel::block &&
         llvm::count_if(sizes, [](int64_t s) { return s > 0; }) > 3)
       return tile.emitOpError() << "maps more than 3 loops to GPU "
                                 << stringifyTileLevel(tile.getLevel())

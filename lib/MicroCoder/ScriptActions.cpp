@@ -81,7 +81,8 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
 
 /// Whether the block tiles of `op` make a grid that upstream's
 /// map_forall_to_blocks cannot launch: a dynamic number of blocks along a
-/// loop, or more than 65535 along y or z (the innermost tiled loop goes to x).
+/// loop, more than 65535 along y or z (the innermost tiled loop goes to x),
+/// or more than three tiled loops.
 bool ScriptBuilder::needsOwnGrid(TileOp op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
       lookupTaggedOp(kernel, op.getTarget()));
@@ -95,7 +96,10 @@ bool ScriptBuilder::needsOwnGrid(TileOp op) {
         return true;
       blocks.push_back(llvm::divideCeil(range, size));
     }
-  // blocks[last] goes to x; the ones before to y and z.
+  // blocks[last] goes to x; the ones before to y and z; more than three
+  // take linear ids.
+  if (blocks.size() > 3)
+    return true;
   for (size_t i = 0; i + 1 < blocks.size(); ++i)
     if (blocks[i] > 65535)
       return true;

@@ -49,15 +49,18 @@ inline std::string anyOpTypes(size_t n) {
 
 /// GPU id mapping (`kind`: block, thread or warp) for the non-zero entries
 /// of `sizes`: the innermost tiled loop goes to x (warps: linear_dim_0, the
-/// fastest varying), the next to y, then z.
+/// fastest varying), the next to y, then z. More than three tiled loops of
+/// blocks take linear ids (transform.qimeng.map_forall_to_grid numbers
+/// them along x).
 inline std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
   int64_t tiled = llvm::count_if(sizes, [](int64_t s) { return s > 0; });
   static const char *dims[] = {"x", "y", "z"};
+  bool linear = kind == "warp" || (kind == "block" && tiled > 3);
   SmallVector<std::string> ids;
   for (int64_t i = tiled - 1; i >= 0; --i)
-    ids.push_back(kind == "warp"
-                      ? llvm::formatv("#gpu.warp<linear_dim_{0}>", i).str()
-                      : llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]).str());
+    ids.push_back(
+        linear ? llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, i).str()
+               : llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]).str());
   return "[" + llvm::join(ids, ", ") + "]";
 }
 

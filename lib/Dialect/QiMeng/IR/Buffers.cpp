@@ -48,7 +48,9 @@ mlir::qimeng::getThreadsPerLoop(ArrayRef<int64_t> blockTile,
                                 ArrayRef<int64_t> innerTile) {
   SmallVector<int64_t> perLoop;
   for (auto [block, inner] : llvm::zip(blockTile, innerTile)) {
-    if (block == 0 && inner == 0)
+    // Not tiled to threads (or warps): each thread runs all of the block's
+    // iterations along the loop.
+    if (inner == 0 && block >= 0)
       continue;
     if (block <= 0 || inner <= 0 || block % inner != 0)
       return failure();

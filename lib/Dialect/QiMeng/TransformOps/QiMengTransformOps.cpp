@@ -19,6 +19,90 @@ using namespace mlir;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 
+/// Creates a gpu.launch of `grid` blocks (x, y, z) and one thread each in
+/// place of `forall`, whose body moves into it with its induction variables
+/// replaced by what `getIndices` returns (given the launch's block ids).
+static gpu::LaunchOp
+replaceWithLaunch(RewriterBase &rewriter, scf::ForallOp forall,
+                  ArrayRef<Value> grid,
+                  function_ref<SmallVector<Value>(gpu::KernelDim3)> getIndices) {
+  Location loc = forall.getLoc();
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
+                                      one, one, one);
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+  SmallVector<Value> ivs = getIndices(launch.getBlockIds());
+  Block *loopBody = forall.getBody();
+  rewriter.eraseOp(loopBody->getTerminator());
+  rewriter.inlineBlockBefore(loopBody, terminator, ivs);
+  rewriter.eraseOp(forall);
+  return launch;
+}
+
+/// The product of `counts` as an index value at the rewriter's place.
+static Value multiply(RewriterBase &rewriter, Location loc,
+                      ArrayRef<OpFoldResult> counts) {
+  int64_t product = 1;
+  SmallVector<Value> dynamic;
+  for (OpFoldResult count : counts) {
+    if (std::optional<int64_t> c = getConstantIntValue(count))
+      product *= *c;
+    else
+      dynamic.push_back(cast<Value>(count));
+  }
+  bool startDynamic = product == 1 && !dynamic.empty();
+  Value total = startDynamic
+                    ? dynamic.front()
+                    : arith::ConstantIndexOp::create(rewriter, loc, product);
+  for (Value count : ArrayRef<Value>(dynamic).drop_front(startDynamic ? 1 : 0))
+    total = arith::MulIOp::create(rewriter, loc, total, count);
+  return total;
+}
+
+/// Every loop mapped to a linear block id (`linearIdOfLoop`, 0 fastest): the
+/// blocks are numbered along x.
+static DiagnosedSilenceableFailure
+mapLinear(transform::TransformRewriter &rewriter, scf::ForallOp forall,
+          ArrayRef<int64_t> linearIdOfLoop,
+          transform::ApplyToEachResultList &results) {
+  Location loc = forall.getLoc();
+  SmallVector<OpFoldResult> ubs = forall.getMixedUpperBound();
+  // Slowest first: the loop of the highest linear id.
+  SmallVector<unsigned> order(ubs.size());
+  for (auto [loop, id] : llvm::enumerate(linearIdOfLoop))
+    order[ubs.size() - 1 - id] = loop;
+  SmallVector<OpFoldResult> basis;
+  for (unsigned loop : order)
+    basis.push_back(ubs[loop]);
+  if (llvm::all_of(basis, [](OpFoldResult c) {
+        return getConstantIntValue(c).has_value();
+      })) {
+    int64_t blocks = 1;
+    for (OpFoldResult c : basis)
+      blocks *= *getConstantIntValue(c);
+    if (blocks > kMaxGridX)
+      return emitSilenceableFailure(forall)
+             << "needs " << blocks << " blocks; at most " << kMaxGridX
+             << " can be launched";
+  }
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value total = multiply(rewriter, loc, basis);
+  gpu::LaunchOp launch = replaceWithLaunch(
+      rewriter, forall, {total, one, one}, [&](gpu::KernelDim3 ids) {
+        auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc,
+                                                              ids.x, basis);
+        SmallVector<Value> ivs(order.size());
+        for (auto [position, loop] : llvm::enumerate(order))
+          ivs[loop] = split.getResult(position);
+        return ivs;
+      });
+  results.push_back(launch);
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
     transform::TransformRewriter &rewriter, scf::ForallOp forall,
     transform::ApplyToEachResultList &results,
@@ -33,24 +117,33 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
            << "expects a forall on buffers (one without results)";
   std::optional<ArrayAttr> mapping = forall.getMapping();
   int64_t rank = forall.getRank();
-  if (!mapping || static_cast<int64_t>(mapping->size()) != rank || rank > 3)
-    return emitSilenceableError()
-           << "expects a forall of at most 3 loops, each mapped to a block id";
-  // The grid dimension (0: x, 1: y, 2: z) each loop goes to.
-  SmallVector<int64_t> gridDimOf;
-  for (Attribute attr : *mapping) {
+  if (!mapping || static_cast<int64_t>(mapping->size()) != rank)
+    return emitSilenceableError() << "expects each loop mapped to a block id";
+  // Each loop's block id: x, y, z (0, 1, 2), or its place among linear ids
+  // (0 fastest), which are all numbered along x.
+  SmallVector<int64_t> idOfLoop;
+  bool linear = false;
+  for (auto [i, attr] : llvm::enumerate(*mapping)) {
     auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
-    if (!block || block.isLinearMapping() || block.getMappingId() > 2 ||
-        llvm::is_contained(gridDimOf, block.getMappingId()))
+    if (block && i == 0)
+      linear = block.isLinearMapping();
+    int64_t id = block ? (linear ? block.getRelativeIndex()
+                                 : static_cast<int64_t>(block.getMappingId()))
+                       : -1;
+    if (!block || block.isLinearMapping() != linear || id < 0 ||
+        id >= (linear ? rank : 3) || llvm::is_contained(idOfLoop, id))
       return emitSilenceableError()
-             << "expects each loop mapped to a distinct #gpu.block<x|y|z>, "
-                "got "
+             << "expects each loop mapped to a distinct #gpu.block<x|y|z> "
+                "(or each to a distinct #gpu.block<linear_dim_N>), got "
              << attr;
-    gridDimOf.push_back(block.getMappingId());
+    idOfLoop.push_back(id);
   }
 
   Location loc = forall.getLoc();
   rewriter.setInsertionPoint(forall);
+  if (linear)
+    return mapLinear(rewriter, forall, idOfLoop, results);
+  SmallVector<int64_t> gridDimOf = idOfLoop;
   SmallVector<OpFoldResult> counts(3, rewriter.getIndexAttr(1));
   for (auto [loop, ub] : llvm::enumerate(forall.getMixedUpperBound()))
     counts[gridDimOf[loop]] = ub;
@@ -71,53 +164,30 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
     for (OpFoldResult count : counts)
       grid.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, count));
   } else {
-    // The static counts' product times each dynamic count.
-    int64_t product = 1;
-    SmallVector<Value> dynamic;
-    for (OpFoldResult count : counts) {
-      if (std::optional<int64_t> c = getConstantIntValue(count))
-        product *= *c;
-      else
-        dynamic.push_back(cast<Value>(count));
-    }
-    Value total = product == 1 && !dynamic.empty()
-                      ? dynamic.front()
-                      : arith::ConstantIndexOp::create(rewriter, loc, product);
-    for (Value count : ArrayRef<Value>(dynamic).drop_front(
-             product == 1 && !dynamic.empty() ? 1 : 0))
-      total = arith::MulIOp::create(rewriter, loc, total, count);
-    grid = {total, one, one};
+    grid = {multiply(rewriter, loc, counts), one, one};
   }
-  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
-                                      one, one, one);
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-
-  gpu::KernelDim3 ids = launch.getBlockIds();
-  SmallVector<Value, 3> idOf = {ids.x, ids.y, ids.z};
-  if (!shaped) {
-    // z slowest, x fastest: the order of the shaped grid's linear ids.
-    SmallVector<OpFoldResult> basis;
-    SmallVector<int64_t> dims;
-    for (int64_t d = 2; d >= 0; --d)
-      if (llvm::is_contained(gridDimOf, d)) {
-        basis.push_back(counts[d]);
-        dims.push_back(d);
-      }
-    auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc, ids.x,
-                                                          basis);
-    for (auto [d, index] : llvm::zip(dims, split.getResults()))
-      idOf[d] = index;
-  }
-  SmallVector<Value> ivs;
-  for (int64_t d : gridDimOf)
-    ivs.push_back(idOf[d]);
-  Block *loopBody = forall.getBody();
-  rewriter.eraseOp(loopBody->getTerminator());
-  rewriter.inlineBlockBefore(loopBody, terminator, ivs);
-  rewriter.eraseOp(forall);
+  gpu::LaunchOp launch = replaceWithLaunch(
+      rewriter, forall, grid, [&](gpu::KernelDim3 ids) {
+        SmallVector<Value, 3> idOf = {ids.x, ids.y, ids.z};
+        if (!shaped) {
+          // z slowest, x fastest: the order of the shaped grid's linear ids.
+          SmallVector<OpFoldResult> basis;
+          SmallVector<int64_t> dims;
+          for (int64_t d = 2; d >= 0; --d)
+            if (llvm::is_contained(gridDimOf, d)) {
+              basis.push_back(counts[d]);
+              dims.push_back(d);
+            }
+          auto split = affine::AffineDelinearizeIndexOp::create(
+              rewriter, loc, ids.x, basis);
+          for (auto [d, index] : llvm::zip(dims, split.getResults()))
+            idOf[d] = index;
+        }
+        SmallVector<Value> ivs;
+        for (int64_t d : gridDimOf)
+          ivs.push_back(idOf[d]);
+        return ivs;
+      });
   results.push_back(launch);
   return DiagnosedSilenceableFailure::success();
 }

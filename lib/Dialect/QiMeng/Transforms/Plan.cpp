@@ -446,15 +446,17 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
       run = found->second;
     }
   SmallVector<int64_t> blockSizes, threadSizes;
-  // Whether every thread's box is static: a dynamic loop's tile of one
-  // block is one iteration (its blocks are whole), or its blocks may be
-  // partial anywhere and the threads' boxes are dynamic.
-  bool staticBoxes = true;
-  auto computeTiles = [&](int64_t width) {
+  int64_t blockThreads = 1;
+  // Tiles with `width` elements per thread along the innermost loop. With
+  // `whole`, every block is whole (thread counts that divide the static
+  // loops, one iteration per block along dynamic ones), so every thread's
+  // box is static and can be vectorized; otherwise power-of-two thread
+  // counts, the last block along a loop they do not divide being partial.
+  auto computeTiles = [&](int64_t width, bool whole) {
     blockSizes.assign(bounds.size(), 0);
     threadSizes.assign(bounds.size(), 0);
-    staticBoxes = true;
-    int64_t threadsLeft = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+    int64_t maxThreads = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+    int64_t threadsLeft = maxThreads;
     for (auto [i, dim] : llvm::enumerate(mapped)) {
       int64_t perThread = dim == runLoop ? run : i == 0 ? width : 1;
       int64_t threads;
@@ -462,45 +464,56 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
         // One iteration per block keeps the threads' boxes static when the
         // loops inside already give the block 64 threads or more (a batch
         // of rows); otherwise the rest of the block's threads.
-        threads = i > 0 && threadsLeft <= kThreadsPerBlock / 64
+        perThread = dim == runLoop ? run : 1;
+        threads = whole || (i > 0 && threadsLeft <= maxThreads / 64)
                       ? 1
                       : threadsLeft;
-        perThread = dim == runLoop ? run : 1;
-        staticBoxes &= threads == 1;
+      } else if (whole) {
+        // The most threads that divide the loop's runs of `perThread`.
+        int64_t runs = bounds[dim] / perThread;
+        threads = 1;
+        for (int64_t d = std::min(runs, threadsLeft); d >= 1; --d)
+          if (runs % d == 0) {
+            threads = d;
+            break;
+          }
       } else {
-        // Power-of-two thread counts; the last block along a loop that they
-        // do not divide is partial.
         threads = std::min<int64_t>(
             llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
             threadsLeft);
-        // Vectors need whole blocks: when a power of two does not divide
-        // the vectors of the row (3000 floats are 750 vectors), the most
-        // threads that do, if they make a warp or more.
-        int64_t vectors = bounds[dim] / perThread;
-        if (i == 0 && perThread > 1 && vectors % threads != 0)
-          for (int64_t d = std::min(vectors, threadsLeft); d >= 32; --d)
-            if (vectors % d == 0) {
-              threads = d;
-              break;
-            }
       }
       blockSizes[dim] = threads * perThread;
       threadSizes[dim] = perThread;
       threadsLeft /= threads;
     }
+    blockThreads = maxThreads / threadsLeft;
+    // The parallel loops beyond the three that have threads: one iteration
+    // per block (no thread tile).
+    for (unsigned dim : parallel)
+      if (!llvm::is_contained(mapped, dim))
+        blockSizes[dim] = 1;
   };
-  // Vectors need whole blocks along the innermost loop (static) and static
-  // boxes for every thread.
+  // Vectors need whole blocks and static boxes for every thread; the
+  // threads along a row read 128 bytes or more of it in a row (or all of
+  // it), and a block has a warp or more.
   int64_t width = 1;
   if (vectorWidth > 1 && iterators.back() == utils::IteratorType::parallel &&
       mapped.front() == bounds.size() - 1 &&
       !ShapedType::isDynamic(bounds.back()) &&
       bounds.back() % vectorWidth == 0) {
-    computeTiles(vectorWidth);
-    if (bounds.back() % blockSizes.back() == 0 && staticBoxes)
+    computeTiles(vectorWidth, /*whole=*/true);
+    int64_t innerThreads = blockSizes.back() / vectorWidth;
+    bool staticRest = llvm::all_of(llvm::enumerate(bounds), [&](auto entry) {
+      return !ShapedType::isDynamic(entry.value()) ||
+             blockSizes[entry.index()] == 1;
+    });
+    if (staticRest &&
+        (innerThreads >= 8 || innerThreads == bounds.back() / vectorWidth) &&
+        blockThreads >= 32)
       width = vectorWidth;
   }
-  computeTiles(width);
+  if (width == 1)
+    computeTiles(1, /*whole=*/false);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockSizes),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadSizes),

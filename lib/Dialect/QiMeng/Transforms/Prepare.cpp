@@ -30,9 +30,10 @@ struct DecomposeAggregate
   }
 };
 
-/// Rewrites `tensor.pad` with static sizes and a constant padding value into a
-/// linalg.generic: out[i] = in-bounds(i - low) ? src[clamp(i - low)] : pad.
-/// Reads use clamped indices so they are always in bounds.
+/// Rewrites `tensor.pad` with static low padding and a constant padding value
+/// into a linalg.generic: out[i] = in-bounds(i - low) ? src[clamp(i - low)] :
+/// pad. Reads use clamped indices so they are always in bounds. Sizes may be
+/// dynamic (a batch whose size the caller gives).
 struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -40,9 +41,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
                                 PatternRewriter &rewriter) const override {
     RankedTensorType resultType = pad.getResultType();
     RankedTensorType sourceType = pad.getSourceType();
-    if (!resultType.hasStaticShape() || !sourceType.hasStaticShape())
-      return rewriter.notifyMatchFailure(pad, "dynamic shapes");
-    if (sourceType.getRank() == 0 || sourceType.getNumElements() == 0)
+    if (sourceType.getRank() == 0 ||
+        llvm::is_contained(sourceType.getShape(), 0))
       return rewriter.notifyMatchFailure(pad, "rank-0 or empty source");
     Value padValue = pad.getConstantPaddingValue();
     if (!padValue)
@@ -57,12 +57,23 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
 
     Location loc = pad.getLoc();
     int64_t rank = resultType.getRank();
-    Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+    ReifiedRankedShapedTypeDims resultSizes;
+    if (failed(reifyResultShapes(rewriter, pad, resultSizes)))
+      return rewriter.notifyMatchFailure(pad, "result sizes not computable");
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultSizes.front(),
                                           resultType.getElementType());
+    Value source = pad.getSource();
+    // The last index of the source along each dimension.
+    SmallVector<Value> lastIndex;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = getValueOrCreateConstantIndexOp(
+          rewriter, loc, tensor::getMixedSize(rewriter, loc, source, d));
+      lastIndex.push_back(arith::SubIOp::create(
+          rewriter, loc, size, arith::ConstantIndexOp::create(rewriter, loc, 1)));
+    }
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
-    Value source = pad.getSource();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, ValueRange{}, ValueRange{empty}, maps,
         iterators, [&](OpBuilder &b, Location loc, ValueRange) {
@@ -72,8 +83,7 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
           for (int64_t d = 0; d < rank; ++d) {
             Value i = linalg::IndexOp::create(b, loc, d);
             Value lowD = arith::ConstantIndexOp::create(b, loc, low[d]);
-            Value last = arith::ConstantIndexOp::create(
-                b, loc, sourceType.getDimSize(d) - 1);
+            Value last = lastIndex[d];
             Value src = arith::SubIOp::create(b, loc, i, lowD);
             Value geZero = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::sge, src, zero);
@@ -200,10 +210,40 @@ void markDestinationArguments(func::FuncOp func) {
   }
 }
 
+/// Rejects a `tensor.dim` or `memref.dim` whose constant index is not a
+/// dimension of its operand: the verifier lets it pass (its result is
+/// undefined) and upstream's folders crash on it.
+static LogicalResult checkDimIndices(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    Value source, index;
+    if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+      source = dim.getSource();
+      index = dim.getIndex();
+    } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
+      source = dim.getSource();
+      index = dim.getIndex();
+    } else {
+      return WalkResult::advance();
+    }
+    auto shaped = dyn_cast<ShapedType>(source.getType());
+    std::optional<int64_t> i = getConstantIntValue(index);
+    if (!shaped || !shaped.hasRank() || !i ||
+        (*i >= 0 && *i < shaped.getRank()))
+      return WalkResult::advance();
+    op->emitOpError() << "reads dimension " << *i << " of a value of type "
+                      << shaped << ", which has " << shaped.getRank()
+                      << " dimension(s)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 class QiMengPreparePass
     : public impl::QiMengPreparePassBase<QiMengPreparePass> {
 public:
   void runOnOperation() override {
+    if (failed(checkDimIndices(getOperation())))
+      return signalPassFailure();
     getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);

@@ -88,7 +88,7 @@ func.func @threads(%a: memref<8xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expects each loop mapped to a distinct #gpu.block<x|y|z>, got #gpu.thread<x>}}
+    // expected-error @below {{expects each loop mapped to a distinct #gpu.block<x|y|z> (or each to a distinct #gpu.block<linear_dim_N>), got #gpu.thread<x>}}
     %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -111,6 +111,52 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{expects a normalized forall (lower bounds 0, steps 1)}}
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Four loops on linear block ids: numbered along x, linear_dim_0 fastest.
+// CHECK-LABEL: func.func @linear
+// CHECK:       %[[N:.+]] = memref.dim
+// CHECK:       %[[BLOCKS:.+]] = arith.muli %c{{[0-9]+}}, %[[N]]
+// CHECK:       gpu.launch blocks(%[[B:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCKS]], %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}})
+// CHECK:         %[[I:.+]]:4 = affine.delinearize_index %[[B]] into (%[[N]], 2, 3, 4)
+// CHECK:         memref.store %{{.+}}, %{{.+}}[%[[I]]#0, %[[I]]#1, %[[I]]#2, %[[I]]#3]
+func.func @linear(%a: memref<?x2x3x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  %n = memref.dim %a, %c0 : memref<?x2x3x4xf32>
+  scf.forall (%i, %j, %k, %l) in (%n, 2, 3, 4) {
+    memref.store %f, %a[%i, %j, %k, %l] : memref<?x2x3x4xf32>
+  } {mapping = [#gpu.block<linear_dim_3>, #gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @too_many_blocks(%a: memref<65536x65536xf32>) {
+  %f = arith.constant 1.0 : f32
+  scf.forall (%i, %j) in (65536, 65536) {
+    memref.store %f, %a[%i, %j] : memref<65536x65536xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %forall = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{needs 4294967296 blocks; at most 2147483647 can be launched}}
     %launch = transform.qimeng.map_forall_to_grid %forall : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -355,8 +355,9 @@ func.func @m(%A: memref<4x4x4x4xf32>, %B: memref<4x4x4x4xf32>) {
   return
 }
 qimeng.plan @m provenance "builtin" {
-  // expected-error @+1 {{maps more than 3 loops to GPU blocks; the built-in micro-coder maps at most 3}}
-  qimeng.tile "add" [1, 1, 1, 1] to block
+  qimeng.tile "add" [1, 1, 2, 4] to block
+  // expected-error @+1 {{maps more than 3 loops to GPU threads; the built-in micro-coder maps at most 3}}
+  qimeng.tile "add" [1, 1, 1, 1] to thread
 }
 
 // -----

@@ -129,10 +129,10 @@ func.func @rows12(%x: memref<12x4096xf32>, %y: memref<12xf32>) {
 
 // -----
 
-// Convolution: the three innermost parallel loops (h, w, c) are mapped; the
-// batch loop and the window run serially in each thread.
+// Convolution: the three innermost parallel loops (h, w, c) get threads; the
+// batch loop one block per image; the window runs serially in each thread.
 // CHECK-LABEL: qimeng.plan @conv provenance "builtin" {
-// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 2, 128, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [1, 1, 2, 128, 0, 0, 0] to block
 // CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 1, 1, 0, 0, 0] to thread
 // CHECK-NEXT:  }
 func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memref<2x16x16x128xf32>) {

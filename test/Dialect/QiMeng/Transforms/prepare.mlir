@@ -92,3 +92,24 @@ func.func @transposed_b(%A: tensor<64x128xf32>, %B: tensor<256x128xf32>, %C: ten
   } -> tensor<64x256xf32>
   return %0 : tensor<64x256xf32>
 }
+
+// -----
+
+// A constant pad over a dynamic batch: a generic that gathers from the source
+// with clamped indices, its size the source's plus the padding.
+// CHECK-LABEL: func.func @pad_dynamic
+// CHECK-SAME:  (%[[X:.+]]: tensor<?x3x8xf32>
+// CHECK:       %[[N:.+]] = tensor.dim %[[X]], %c0
+// CHECK:       %[[E:.+]] = tensor.empty(%[[N]]) : tensor<?x3x10xf32>
+// CHECK:       linalg.generic
+// CHECK-SAME:    outs(%[[E]] : tensor<?x3x10xf32>)
+// CHECK:         tensor.extract %[[X]]
+// CHECK-NOT:   tensor.pad
+func.func @pad_dynamic(%x: tensor<?x3x8xf32>) -> tensor<?x3x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1] high[0, 0, 1] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %zero : f32
+  } : tensor<?x3x8xf32> to tensor<?x3x10xf32>
+  return %p : tensor<?x3x10xf32>
+}

@@ -32,9 +32,10 @@ getOperandTileShape(linalg::LinalgOp op, int64_t index,
                     ArrayRef<int64_t> reductionTile);
 
 /// The threads (or warps) the built-in micro-coder maps to each loop with
-/// a block or inner tile: block tile / inner tile, in loop order. Failure
-/// when the inner (thread or warp) tile does not divide the block tile of
-/// such a loop.
+/// an inner (thread or warp) tile: block tile / inner tile, in loop order; a
+/// loop with a block tile and no inner tile has no threads (each thread runs
+/// all of the block's iterations). Failure when the inner tile does not
+/// divide the block tile of its loop.
 FailureOr<SmallVector<int64_t>> getThreadsPerLoop(ArrayRef<int64_t> blockTile,
                                                   ArrayRef<int64_t> innerTile);
 

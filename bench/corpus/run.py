@@ -1,0 +1,500 @@
+#!/usr/bin/env python3
+"""Compiles, checks and times the generated corpus (generate.py) against
+PyTorch.
+
+Steps (each writes a JSON file into --work, the next reads it):
+  compile  qimeng-opt --llm-plan --lower-to-nvvm on every form of every
+           kernel, in parallel; each file is compiled, rejected with a
+           diagnostic (an error with a location, exit code 1), or a crash
+           (a signal, an LLVM fatal error, a time-out): compile.json.
+           Needs no GPU.
+  check    on the GPU: seeded inputs drawn with torch, every compiled form
+           run by qimeng-run on them (.npy in and out), its outputs compared
+           with the PyTorch expression computed in float64 (integers and
+           booleans exactly): check.json.
+  time     on the GPU, one call at a time: QiMeng (qimeng-run --time, the
+           returned form and the static twin of a dynamic kernel), PyTorch
+           eager and, for every --compile-every'th kernel, torch.compile;
+           CUDA events, L2 flushed before every call: time.json.
+  report   the tables (family x form: correct; geomean speed-up against
+           eager and torch.compile; the slowest kernels) as Markdown, and
+           summary.json.
+
+Usage:
+  run.py compile --corpus DIR --work DIR --opt qimeng-opt [-j N]
+  run.py check   --corpus DIR --work DIR --run qimeng-run [-j N]
+  run.py time    --corpus DIR --work DIR --run qimeng-run
+  run.py report  --corpus DIR --work DIR [--markdown FILE]
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+FORMS = ("returned", "outarg")
+
+
+def load(path, default=None):
+    if default is not None and not os.path.exists(path):
+        return default
+    with open(path) as f:
+        return json.load(f)
+
+
+def save(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
+def last_error(text):
+    """The first line of a diagnostic, or the last line of the output."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if "error:" in line:
+            return line.strip()[:400]
+    return lines[-1].strip()[:400] if lines else ""
+
+
+def classify(code, err, timed_out):
+    """compiled | rejected (a diagnostic) | crash."""
+    if timed_out:
+        return "crash", "time-out"
+    if code == 0:
+        return "compiled", ""
+    crashed = (code < 0 or code > 1 or "PLEASE submit a bug report" in err or
+               "LLVM ERROR" in err or "Stack dump" in err)
+    if crashed:
+        return "crash", last_error(err)
+    # A diagnostic names a place: file:line:col: error: ...
+    if ": error:" in err:
+        return "rejected", last_error(err)
+    return "crash", "exit 1 without a diagnostic: " + last_error(err)
+
+
+# --- compile --------------------------------------------------------------------
+
+def compile_one(opt, source, output, timeout):
+    start = time.time()
+    try:
+        proc = subprocess.run([opt, source, "--llm-plan", "--lower-to-nvvm",
+                               "--tuning-db=off", "-o", output],
+                              capture_output=True, text=True, timeout=timeout)
+        code, err, timed_out = proc.returncode, proc.stderr, False
+    except subprocess.TimeoutExpired as e:
+        code, err, timed_out = None, (e.stderr or b"").decode(errors="replace") \
+            if isinstance(e.stderr, bytes) else (e.stderr or ""), True
+    status, why = classify(code, err, timed_out)
+    if status == "compiled" and not os.path.exists(output):
+        status, why = "crash", "exit 0 without an output file"
+    if status != "compiled" and os.path.exists(output):
+        status, why = "crash", "an output file was left after a failure: " + why
+    return {"status": status, "error": why,
+            "seconds": round(time.time() - start, 3)}
+
+
+def cmd_compile(args):
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    out_dir = os.path.join(args.work, "compiled")
+    os.makedirs(out_dir, exist_ok=True)
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for k in manifest["kernels"]:
+            for form, path in k["files"].items():
+                source = os.path.join(args.corpus, path)
+                output = os.path.join(out_dir, path)
+                if os.path.exists(output):
+                    os.remove(output)
+                jobs[path] = pool.submit(compile_one, args.opt, source, output,
+                                         args.timeout)
+        results = {path: job.result() for path, job in jobs.items()}
+    save(os.path.join(args.work, "compile.json"), results)
+    counts = {}
+    for r in results.values():
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    print("compile: %s" % ", ".join("%d %s" % (n, s)
+                                    for s, n in sorted(counts.items())))
+    for path, r in sorted(results.items()):
+        if r["status"] != "compiled":
+            print("  %-8s %s: %s" % (r["status"], path, r["error"]))
+    return 1 if counts.get("crash") else 0
+
+
+# --- check ----------------------------------------------------------------------
+
+# Unit roundoff of each floating type; the tolerance of a kernel grows with
+# the square root of its reduction length (independent rounding errors).
+EPS = {"float64": 2.2e-16, "float32": 1.2e-7, "float16": 9.8e-4,
+       "bfloat16": 7.8e-3}
+
+
+def tolerance(kernel, dtype):
+    eps = EPS[dtype]
+    if dtype == "float64":
+        return 1e-9
+    floor = 2e-5 if dtype == "float32" else 4 * eps
+    return max(floor, 4 * eps * math.sqrt(max(1, kernel["reduction"])))
+
+
+def make_inputs(kernel, seed, torch):
+    gen = torch.Generator().manual_seed(seed)
+    tensors = []
+    for spec in kernel["inputs"]:
+        dtype = getattr(torch, spec["dtype"])
+        shape = spec["shape"]
+        if dtype == torch.bool:
+            t = torch.randint(0, 2, shape, generator=gen).bool()
+        elif dtype.is_floating_point:
+            t = torch.randn(shape, generator=gen, dtype=torch.float32)
+            if kernel["input_kind"] == "positive":
+                t = t.abs() + 0.5
+            elif kernel["input_kind"] == "scaled":
+                t = t * 100
+            t = t.to(dtype)
+        else:
+            info = torch.iinfo(dtype)
+            low, high = (-8, 8) if info.bits >= 8 else (0, 2)
+            t = torch.randint(low, high, shape, generator=gen, dtype=dtype)
+        tensors.append(t)
+    return tensors
+
+
+def to_numpy(t, numpy):
+    # .npy has no bfloat16: QiMeng reads bf16 arguments from float32 files.
+    import torch
+    if t.dtype == torch.bfloat16:
+        return t.float().numpy()
+    return t.numpy()
+
+
+def from_numpy(a, dtype, torch):
+    t = torch.from_numpy(a)
+    return t.to(getattr(torch, dtype)) if dtype == "bfloat16" else t
+
+
+def compare(kernel, got, expected, spec, torch):
+    """(ok, worst relative error, reason)."""
+    if tuple(got.shape) != tuple(expected.shape):
+        return False, None, "shape %s, expected %s" % (
+            tuple(got.shape), tuple(expected.shape))
+    if not expected.is_floating_point():
+        bad = (got.long() != expected.long()).nonzero()
+        if len(bad):
+            i = tuple(bad[0].tolist())
+            return False, None, "at %s got %s, expected %s" % (
+                i, got[i].item(), expected[i].item())
+        return True, 0.0, ""
+    g, e = got.double(), expected.double().cpu()
+    if g.numel() == 0:
+        return True, 0.0, ""
+    if torch.isnan(g).any() and not torch.isnan(e).any():
+        i = tuple(torch.isnan(g).nonzero()[0].tolist())
+        return False, None, "NaN at %s (not written?)" % (i,)
+    scale = max(e.pow(2).mean().sqrt().item(), 1e-30)
+    err = (g - e).abs()
+    rel = err / (e.abs() + scale)
+    worst = rel.max().item()
+    tol = tolerance(kernel, spec["dtype"])
+    if worst > tol:
+        i = tuple((rel > tol).nonzero()[0].tolist())
+        return False, worst, "at %s got %.6g, expected %.6g (tolerance %.1e)" % (
+            i, g[i].item(), e[i].item(), tol)
+    return True, worst, ""
+
+
+def reference(kernel, inputs, torch):
+    """The PyTorch expression on the GPU, floating point widened to float64
+    (for an output of a narrow type: computed in float64, compared after)."""
+    env = {"torch": torch}
+    for i, t in enumerate(inputs):
+        t = t.cuda()
+        env["x%d" % i] = t.double() if t.is_floating_point() else t
+    with torch.no_grad():
+        out = eval(kernel["reference"], env)  # generated by generate.py
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def run_tool(cmd, timeout):
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+        return proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired:
+        return None, "time-out after %d s" % timeout
+
+
+def check_form(kernel, form, path, args, numpy, torch):
+    work = os.path.join(args.work, "check", kernel["name"], form)
+    os.makedirs(work, exist_ok=True)
+    inputs = make_inputs(kernel, args.seed, torch)
+    cmd = [args.run, path, "--entry=" + kernel["entry"],
+           "--output-dir=" + work]
+    for i, t in enumerate(inputs):
+        npy = os.path.join(work, "in%d.npy" % i)
+        numpy.save(npy, to_numpy(t, numpy))
+        cmd.append("--input=%d=%s" % (i, npy))
+    code, err = run_tool(cmd, args.timeout)
+    if code != 0:
+        return {"status": "error", "error": last_error(err)}
+    expected = reference(kernel, inputs, torch)
+    worst = 0.0
+    for i, spec in enumerate(kernel["outputs"]):
+        npy = os.path.join(work, "result%d.npy" % i)
+        if not os.path.exists(npy):
+            return {"status": "error", "error": "no result%d.npy" % i}
+        got = from_numpy(numpy.load(npy), spec["dtype"], torch)
+        want = expected[i].to(getattr(torch, spec["dtype"])) \
+            if not expected[i].is_floating_point() else expected[i]
+        ok, rel, why = compare(kernel, got, want, spec, torch)
+        if not ok:
+            return {"status": "wrong", "error": "result%d: %s" % (i, why)}
+        worst = max(worst, rel or 0.0)
+    return {"status": "correct", "worst_rel": worst}
+
+
+def cmd_check(args):
+    import numpy
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    compiled = load(os.path.join(args.work, "compile.json"))
+    results = {}
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for k in manifest["kernels"]:
+            for form in FORMS + ("static",):
+                path = k["files"].get(form)
+                if not path:
+                    continue
+                c = compiled.get(path, {"status": "missing"})
+                if c["status"] != "compiled":
+                    results.setdefault(k["name"], {})[form] = {
+                        "status": c["status"], "error": c.get("error", "")}
+                    continue
+                jobs[(k["name"], form)] = pool.submit(
+                    check_form, k, form,
+                    os.path.join(args.work, "compiled", path), args, numpy,
+                    torch)
+        for (name, form), job in jobs.items():
+            try:
+                results.setdefault(name, {})[form] = job.result()
+            except Exception as e:  # a broken reference is reported, not fatal
+                results.setdefault(name, {})[form] = {
+                    "status": "error", "error": "checker: %r" % (e,)}
+    save(os.path.join(args.work, "check.json"), results)
+    counts = {}
+    for forms in results.values():
+        for r in forms.values():
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+    print("check: %s" % ", ".join("%d %s" % (n, s)
+                                  for s, n in sorted(counts.items())))
+    for name, forms in sorted(results.items()):
+        for form, r in sorted(forms.items()):
+            if r["status"] not in ("correct", "rejected"):
+                print("  %-8s %s.%s: %s" % (r["status"], name, form,
+                                            r.get("error", "")))
+    return 0
+
+
+# --- time -----------------------------------------------------------------------
+
+def time_torch(fn, inputs, warmup, runs, torch):
+    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    flush = torch.empty(max(2 * l2, 8 << 20) // 4, dtype=torch.float32,
+                        device="cuda")
+    for _ in range(warmup):
+        fn(*inputs)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn(*inputs)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def time_qimeng(kernel, form, args):
+    """Median ms of the compiled form on the check's inputs."""
+    work = os.path.join(args.work, "check", kernel["name"], "returned")
+    path = os.path.join(args.work, "compiled", kernel["files"][form])
+    report = os.path.join(args.work, "check", kernel["name"],
+                          "time-%s.json" % form)
+    cmd = [args.run, path, "--entry=" + kernel["entry"], "--time",
+           "--warmup=%d" % args.warmup, "--runs=%d" % args.runs,
+           "--report=" + report]
+    for i in range(len(kernel["inputs"])):
+        cmd.append("--input=%d=%s" % (i, os.path.join(work, "in%d.npy" % i)))
+    code, err = run_tool(cmd, args.timeout)
+    if code != 0:
+        return None, last_error(err)
+    return load(report)["timing"]["median_ms"], ""
+
+
+def cmd_time(args):
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    checked = load(os.path.join(args.work, "check.json"))
+    path = os.path.join(args.work, "time.json")
+    results = load(path, {})
+    for n, k in enumerate(manifest["kernels"]):
+        forms = checked.get(k["name"], {})
+        if forms.get("returned", {}).get("status") != "correct":
+            continue
+        if k["name"] in results and not args.again:
+            continue
+        entry = {}
+        ms, why = time_qimeng(k, "returned", args)
+        entry["qimeng_ms"] = ms
+        if why:
+            entry["error"] = why
+        if "static" in k["files"] and forms.get("static", {}).get(
+                "status") == "correct":
+            entry["static_ms"], _ = time_qimeng(k, "static", args)
+        inputs = [t.cuda() for t in make_inputs(k, args.seed, torch)]
+        env = {"torch": torch}
+        fn = eval("lambda %s: %s" % (", ".join(
+            "x%d" % i for i in range(len(inputs))), k["reference"]), env)
+        with torch.no_grad():
+            entry["eager_ms"] = time_torch(fn, inputs, args.warmup, args.runs,
+                                           torch)
+            if args.compile_every and n % args.compile_every == 0:
+                try:
+                    torch._dynamo.reset()
+                    compiled = torch.compile(fn)
+                    entry["compile_ms"] = time_torch(compiled, inputs,
+                                                     args.warmup, args.runs,
+                                                     torch)
+                except Exception as e:  # reported, the run goes on
+                    entry["compile_error"] = repr(e)[:300]
+        results[k["name"]] = entry
+        save(path, results)
+        print("%-36s qimeng %8s  eager %.4f%s" % (
+            k["name"], "%.4f" % ms if ms else "-", entry["eager_ms"],
+            "  compile %.4f" % entry["compile_ms"] if "compile_ms" in entry
+            else ""), flush=True)
+    return 0
+
+
+# --- report ---------------------------------------------------------------------
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def cmd_report(args):
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    checked = load(os.path.join(args.work, "check.json"), {})
+    timed = load(os.path.join(args.work, "time.json"), {})
+    compiled = load(os.path.join(args.work, "compile.json"), {})
+    families = {}
+    for k in manifest["kernels"]:
+        families.setdefault(k["family"], []).append(k)
+    lines = ["| family | kernels | returned: correct | outarg: correct | "
+             "rejected | wrong / error | vs eager (geomean) | "
+             "vs torch.compile (geomean, n) | slowest vs eager |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    summary = {"families": {}, "kernels": len(manifest["kernels"])}
+    all_eager, all_compile, dyn_ratio = [], [], []
+    crashes = sum(1 for r in compiled.values() if r["status"] == "crash")
+    for family, kernels in sorted(families.items()):
+        correct = {f: 0 for f in FORMS}
+        rejected = bad = 0
+        eager, comp = [], []
+        slowest = None
+        for k in kernels:
+            forms = checked.get(k["name"], {})
+            for f in FORMS:
+                status = forms.get(f, {}).get("status")
+                correct[f] += status == "correct"
+                rejected += status == "rejected"
+                bad += status in ("wrong", "error", "crash")
+            t = timed.get(k["name"], {})
+            if t.get("qimeng_ms"):
+                s = t["eager_ms"] / t["qimeng_ms"]
+                eager.append(s)
+                if slowest is None or s < slowest[0]:
+                    slowest = (s, k["name"])
+                if t.get("compile_ms"):
+                    comp.append(t["compile_ms"] / t["qimeng_ms"])
+                if t.get("static_ms"):
+                    dyn_ratio.append((k["name"], t["qimeng_ms"] / t["static_ms"]))
+        all_eager += eager
+        all_compile += comp
+        ge, gc = geomean(eager), geomean(comp)
+        lines.append("| %s | %d | %d | %d | %d | %d | %s | %s | %s |" % (
+            family, len(kernels), correct["returned"], correct["outarg"],
+            rejected, bad, "%.2fx" % ge if ge else "-",
+            "%.2fx (%d)" % (gc, len(comp)) if gc else "-",
+            "%.2fx %s" % slowest if slowest else "-"))
+        summary["families"][family] = {
+            "kernels": len(kernels), "correct": correct, "rejected": rejected,
+            "wrong_or_error": bad, "geomean_vs_eager": ge,
+            "geomean_vs_compile": gc, "timed": len(eager),
+            "timed_compile": len(comp)}
+    ge, gc = geomean(all_eager), geomean(all_compile)
+    summary.update({"geomean_vs_eager": ge, "geomean_vs_compile": gc,
+                    "timed": len(all_eager), "compile_crashes": crashes,
+                    "below_half_eager": sorted(
+                        (k, round(timed[k]["eager_ms"] / timed[k]["qimeng_ms"], 3))
+                        for k in timed if timed[k].get("qimeng_ms") and
+                        timed[k]["eager_ms"] / timed[k]["qimeng_ms"] < 0.5),
+                    "dynamic_over_static": sorted(
+                        (n, round(r, 3)) for n, r in dyn_ratio)})
+    lines.append("| **all** | %d | | | | | **%s** | **%s** | |" % (
+        len(manifest["kernels"]), "%.2fx" % ge if ge else "-",
+        "%.2fx (%d)" % (gc, len(all_compile)) if gc else "-"))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text)
+    save(os.path.join(args.work, "summary.json"), summary)
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("compile", "check", "time", "report"):
+        p = sub.add_parser(name)
+        p.add_argument("--corpus", required=True)
+        p.add_argument("--work", required=True)
+        p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+        p.add_argument("--timeout", type=int, default=300)
+        p.add_argument("--seed", type=int, default=1)
+        if name == "compile":
+            p.add_argument("--opt", required=True)
+        if name in ("check", "time"):
+            p.add_argument("--run", required=True)
+        if name == "time":
+            p.add_argument("--warmup", type=int, default=5)
+            p.add_argument("--runs", type=int, default=30)
+            p.add_argument("--compile-every", type=int, default=4)
+            p.add_argument("--again", action="store_true")
+        if name == "report":
+            p.add_argument("--markdown")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    return {"compile": cmd_compile, "check": cmd_check, "time": cmd_time,
+            "report": cmd_report}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
