@@ -129,6 +129,9 @@ void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
 
 void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   announce(options.naive);
+  // Which argument sizes the kernels tie together, for runners of the
+  // lowered code.
+  pm.addPass(qimeng::createQiMengRecordEqualDimsPass());
   pm.addPass(qimeng::createQiMengPreparePass());
   // The verifier's naive reference keeps every reduction whole.
   if (!options.naive) {

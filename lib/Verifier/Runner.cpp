@@ -4,6 +4,8 @@
 
 #include "QiMeng/Verifier/PhaseTimes.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/EqualDims.h"
+
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
 #include "QiMeng/Support/Blocks.h"
@@ -122,7 +124,7 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
   if (!(element.isF32() || element.isF16() || element.isBF16() ||
         element.isF64() || element.isInteger(1) || element.isInteger(8) ||
         element.isInteger(16) || element.isInteger(32) ||
-        element.isInteger(64)))
+        element.isInteger(64) || element.isIndex()))
     return llvm::createStringError(what + " has element type of " + name +
                                    " that the runner does not generate");
   return llvm::Error::success();
@@ -159,11 +161,14 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
   };
   // A module not lowered yet is planned, bufferized, realized and lowered;
   // the lowering records the entry's memref signature on its llvm.func.
+  SmallVector<std::pair<ArgDim, ArgDim>> equalDims;
   if (!copy->lookupSymbol<LLVM::LLVMFuncOp>(entry)) {
     auto func = copy->lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       return llvm::createStringError("no function @" + entry +
                                      " with a body in the module");
+    // Read off the kernels before the pipelines turn them into loops.
+    equalDims = findEqualArgDims(func);
     if (mode == RunnerMode::Cpu) {
       if (llvm::Error err = runPipeline(kCpuPipeline))
         return std::move(err);
@@ -196,8 +201,11 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
         " is lowered to LLVM without its memref signature "
         "(qimeng.signature, qimeng.written_args): lower it with qimeng-opt "
         "--lower-to-nvvm");
+  if (equalDims.empty())
+    equalDims = getRecordedEqualDims(func);
   std::unique_ptr<Runner> runner(new Runner());
   runner->entry = entry.str();
+  runner->equalDims = std::move(equalDims);
   runner->onCpu = mode == RunnerMode::Cpu;
   runner->phasePrefix = phasePrefix.str();
   for (auto [i, type] : llvm::enumerate(functionType.getInputs())) {
@@ -343,48 +351,67 @@ struct Invocation {
   SmallVector<void *> packed;
 };
 
-/// The shape of argument `index` of `type`: static sizes, the caller's
-/// buffer's or the given dynamic sizes.
-llvm::Expected<SmallVector<int64_t>>
-getArgShape(unsigned index, MemRefType type, const RunOptions &options) {
-  auto given = options.inputs.find(index);
-  if (given != options.inputs.end()) {
-    ArrayRef<int64_t> shape = given->second.shape;
-    bool fits = shape.size() == static_cast<size_t>(type.getRank());
-    for (auto [want, have] : llvm::zip(type.getShape(), shape))
-      fits &= ShapedType::isDynamic(want) || want == have;
-    // Its bytes are copied in and compared afterwards as they are: they
-    // must be exactly the shape's.
-    fits &= int64_t(given->second.bytes.size()) ==
-            ShapedType::getNumElements(shape) *
-                getElementBytes(given->second.element);
-    if (!fits || given->second.element != type.getElementType()) {
-      std::string dims, name;
-      llvm::raw_string_ostream dimsOs(dims), nameOs(name);
-      for (int64_t d : shape)
-        dimsOs << d << "x";
-      given->second.element.print(dimsOs);
-      type.print(nameOs);
-      return llvm::createStringError(llvm::formatv(
-          "the data given for argument {0} is {1}, the argument is {2}", index,
-          dims, name));
-    }
-    return SmallVector<int64_t>(shape);
-  }
-  SmallVector<int64_t> shape(type.getShape());
-  auto sizes = options.dynamicSizes.find(index);
-  unsigned next = 0;
-  for (int64_t &d : shape) {
-    if (!ShapedType::isDynamic(d))
+/// The shapes of the arguments of `types`: static sizes, the caller's
+/// buffers', the given dynamic sizes, and the sizes the function's IR ties
+/// to those (`equalities`: an output argument's batch is its input's).
+llvm::Expected<SmallVector<SmallVector<int64_t>>>
+getArgShapes(ArrayRef<MemRefType> types, const RunOptions &options,
+             ArrayRef<std::pair<ArgDim, ArgDim>> equalities) {
+  SmallVector<SmallVector<std::optional<int64_t>>> known;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    SmallVector<std::optional<int64_t>> &shape = known.emplace_back();
+    auto given = options.inputs.find(index);
+    if (given != options.inputs.end()) {
+      ArrayRef<int64_t> dims = given->second.shape;
+      bool fits = dims.size() == static_cast<size_t>(type.getRank());
+      for (auto [want, have] : llvm::zip(type.getShape(), dims))
+        fits &= ShapedType::isDynamic(want) || want == have;
+      // Its bytes are copied in and compared afterwards as they are: they
+      // must be exactly the shape's.
+      fits &= int64_t(given->second.bytes.size()) ==
+              ShapedType::getNumElements(dims) *
+                  getElementBytes(given->second.element);
+      if (!fits || given->second.element != type.getElementType()) {
+        std::string text, name;
+        llvm::raw_string_ostream dimsOs(text), nameOs(name);
+        for (int64_t d : dims)
+          dimsOs << d << "x";
+        given->second.element.print(dimsOs);
+        type.print(nameOs);
+        return llvm::createStringError(llvm::formatv(
+            "the data given for argument {0} is {1}, the argument is {2}",
+            index, text, name));
+      }
+      shape.assign(dims.begin(), dims.end());
       continue;
-    if (sizes == options.dynamicSizes.end() || next >= sizes->second.size())
-      return llvm::createStringError(
-          llvm::formatv("argument {0} has a dynamic size: give it with "
-                        "--shape {0}=AxB...",
-                        index));
-    d = sizes->second[next++];
+    }
+    auto sizes = options.dynamicSizes.find(index);
+    unsigned next = 0;
+    for (int64_t d : type.getShape()) {
+      if (!ShapedType::isDynamic(d))
+        shape.push_back(d);
+      else if (sizes != options.dynamicSizes.end() &&
+               next < sizes->second.size())
+        shape.push_back(sizes->second[next++]);
+      else
+        shape.push_back(std::nullopt);
+    }
   }
-  return shape;
+  inferSizes(equalities, known);
+  SmallVector<SmallVector<int64_t>> shapes;
+  for (auto [index, shape] : llvm::enumerate(known)) {
+    SmallVector<int64_t> &out = shapes.emplace_back();
+    for (std::optional<int64_t> d : shape) {
+      if (!d)
+        return llvm::createStringError(llvm::formatv(
+            "argument {0} has a dynamic size that no given argument "
+            "determines: give it with --shape {0}=AxB... or its data with "
+            "--input",
+            index));
+      out.push_back(*d);
+    }
+  }
+  return shapes;
 }
 
 /// Seeded data of `count` elements (`bytes` bytes) of `element` type from
@@ -438,12 +465,15 @@ bool poisonOnDevice(const cuda::Driver &driver, Type element, int64_t count,
 /// managed memory, or in host memory without a `driver`.
 llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
                     ArrayRef<MemRefType> resultTypes, ArrayRef<bool> outputs,
+                    ArrayRef<std::pair<ArgDim, ArgDim>> equalities,
                     const RunOptions &options, llvm::StringRef phasePrefix,
                     Invocation &call) {
+  llvm::Expected<SmallVector<SmallVector<int64_t>>> shapes =
+      getArgShapes(argTypes, options, equalities);
+  if (!shapes)
+    return shapes.takeError();
   for (auto [i, type] : llvm::enumerate(argTypes)) {
-    llvm::Expected<SmallVector<int64_t>> shape = getArgShape(i, type, options);
-    if (!shape)
-      return shape.takeError();
+    SmallVector<int64_t> *shape = &(*shapes)[i];
     int64_t count = ShapedType::getNumElements(*shape);
     int64_t bytes =
         std::max<int64_t>(1, count) * getElementBytes(type.getElementType());
@@ -605,7 +635,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
         " arguments, the function has " + llvm::Twine(argTypes.size()));
   Invocation call;
   if (llvm::Error err = prepare(*driver, argTypes, resultTypes, outputs,
-                                options, phasePrefix, call))
+                                equalDims, options, phasePrefix, call))
     return std::move(err);
 
   auto start = std::chrono::steady_clock::now();
@@ -703,8 +733,9 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   options.poisonOutputs = false;
   SmallVector<bool> noOutputs(argTypes.size(), true);
   Invocation call;
-  if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
-                                options, phasePrefix, call))
+  if (llvm::Error err =
+          prepare(*driverOrNull, argTypes, resultTypes, noOutputs, equalDims,
+                  options, phasePrefix, call))
     return std::move(err);
   PhaseTimer timer(phasePrefix + phase::kTiming.str());
   auto wallClock = [&]() -> llvm::Expected<double> {

@@ -13,6 +13,7 @@
 #define QIMENG_VERIFIER_RUNNER_H
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Dialect/QiMeng/IR/EqualDims.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -124,7 +125,8 @@ public:
   /// Compiles `module` (not modified) unless it is lowered already (output
   /// of `--lower-to-nvvm`, which records the memref signature), and JITs the
   /// host code of `entry`, which must take and return memrefs (tensors
-  /// before bufferization) of f32, f16, bf16, f64, i1, i8, i16, i32 or i64.
+  /// before bufferization) of f32, f16, bf16, f64, i1, i8, i16, i32, i64 or
+  /// index.
   /// Loading the kernels needs the GPU: with none, fails with "no CUDA
   /// driver/GPU found: ...", except in `RunnerMode::Cpu`. The seconds of
   /// its phases (PhaseTimes.h) are named with `phasePrefix` first.
@@ -156,6 +158,8 @@ private:
   std::string entry;
   SmallVector<MemRefType> argTypes, resultTypes;
   SmallVector<bool> writtenArgs;
+  /// Argument sizes the function ties together (EqualDims.h).
+  SmallVector<std::pair<ArgDim, ArgDim>> equalDims;
   bool onCpu = false;
   /// Before the names of the phases it times.
   std::string phasePrefix;

@@ -8,6 +8,9 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGPREPAREPASS
@@ -238,11 +241,91 @@ static LogicalResult checkDimIndices(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The smallest and largest values of `expr` over the loop box [0, ranges)
+/// (the whole int64 range on overflow), or std::nullopt when `expr` is not
+/// linear with constant coefficients or a range is dynamic.
+static std::optional<std::pair<int64_t, int64_t>>
+getRange(AffineExpr expr, ArrayRef<int64_t> ranges) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return std::make_pair(constant.getValue(), constant.getValue());
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    int64_t range = ranges[dim.getPosition()];
+    if (ShapedType::isDynamic(range) || range <= 0)
+      return std::nullopt;
+    return std::make_pair<int64_t, int64_t>(0, range - 1);
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  auto lhs = getRange(binary.getLHS(), ranges);
+  auto rhs = getRange(binary.getRHS(), ranges);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  int64_t a, b, c, d;
+  // An overflow is out of any buffer's bounds.
+  auto overflowed = std::make_pair(std::numeric_limits<int64_t>::min(),
+                                   std::numeric_limits<int64_t>::max());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(lhs->first, rhs->first, a) ||
+        llvm::AddOverflow(lhs->second, rhs->second, b))
+      return overflowed;
+    return std::make_pair(a, b);
+  case AffineExprKind::Mul:
+    if (llvm::MulOverflow(lhs->first, rhs->first, a) ||
+        llvm::MulOverflow(lhs->first, rhs->second, b) ||
+        llvm::MulOverflow(lhs->second, rhs->first, c) ||
+        llvm::MulOverflow(lhs->second, rhs->second, d))
+      return overflowed;
+    return std::make_pair(std::min({a, b, c, d}), std::max({a, b, c, d}));
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Rejects a linalg op whose indexing maps reach outside a static operand
+/// over its static loops (a convolution with a negative dilation, say):
+/// the verifier lets some through and the lowering would crash on them or
+/// read outside the buffer.
+static LogicalResult checkAccessesInBounds(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r == 0; }))
+    return success();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasRank())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      if (d >= static_cast<size_t>(type.getRank()) || type.isDynamicDim(d))
+        continue;
+      std::optional<std::pair<int64_t, int64_t>> range =
+          getRange(expr, ranges);
+      if (!range)
+        continue;
+      if (range->first < 0 || range->second >= type.getDimSize(d))
+        return op->emitOpError()
+               << "reads operand " << operand.getOperandNumber()
+               << " along dimension " << d << " at indices " << range->first
+               << " to " << range->second << ", outside its size "
+               << type.getDimSize(d) << " (strides, dilations or shapes "
+               << "that do not fit)";
+    }
+  }
+  return success();
+}
+
 class QiMengPreparePass
     : public impl::QiMengPreparePassBase<QiMengPreparePass> {
 public:
   void runOnOperation() override {
     if (failed(checkDimIndices(getOperation())))
+      return signalPassFailure();
+    WalkResult inBounds = getOperation().walk([](linalg::LinalgOp op) {
+      return failed(checkAccessesInBounds(op)) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+    });
+    if (inBounds.wasInterrupted())
       return signalPassFailure();
     getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();

@@ -16,3 +16,12 @@ func.func @memref_dim_out_of_range(%x: memref<?xf32>) -> index {
   %d = memref.dim %x, %c : memref<?xf32>
   return %d : index
 }
+
+// -----
+
+func.func @negative_dilation(%x: tensor<1x4x16x16xf32>, %w: tensor<4x4x3x3xf32>, %y: tensor<1x4x14x14xf32>) -> tensor<1x4x14x14xf32> {
+  // expected-error @+1 {{'linalg.conv_2d_nchw_fchw' op reads operand 0 along dimension 2 at indices -2 to 13, outside its size 16 (strides, dilations or shapes that do not fit)}}
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<-1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x16x16xf32>, tensor<4x4x3x3xf32>) outs(%y : tensor<1x4x14x14xf32>) -> tensor<1x4x14x14xf32>
+  return %0 : tensor<1x4x14x14xf32>
+}

@@ -380,6 +380,26 @@ def QiMengRecordSignaturesPass : Pass<"qimeng-record-signatures", "ModuleOp"> {
   }];
 }
 
+def QiMengRecordEqualDimsPass : Pass<"qimeng-record-equal-dims", "ModuleOp"> {
+  let summary = "Record which argument sizes each public function ties together";
+  let description = [{
+    The first step of `--llm-plan`, while the kernels are still linalg ops:
+    on every public function with dynamic argument sizes that its ops
+    require to be equal (one linalg loop indexes both, a result is built
+    with `tensor.empty` of an argument's size, ...), records the pairs as
+    `qimeng.equal_dims` (four integers a pair: argument, dimension,
+    argument, dimension). The attribute survives the lowering, so a runner
+    given some arguments' shapes infers the others' (an output argument's
+    batch from its input's).
+
+    ```mlir
+    func.func @add(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> tensor<?x8xf32>
+    // gets
+    attributes {qimeng.equal_dims = array<i64: 0, 0, 1, 0>}
+    ```
+  }];
+}
+
 def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
   let summary = "Reject PTX that calls libdevice functions left unlinked";
   let description = [{
