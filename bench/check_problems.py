@@ -68,11 +68,12 @@ def main():
             continue
         want = [tensor_type(i.shape, i.dtype) for i in problem.inputs]
         out = tensor_type(problem.output.shape, problem.output.dtype)
-        if arg_types != want + [out] or result_types != [out]:
+        if not problem.returned:
+            want = want + [out]
+        if arg_types != want or result_types != [out]:
             errors.append("%s: @%s is (%s) -> %s; the registry says (%s) -> %s"
                           % (problem.name, problem.entry, ", ".join(arg_types),
-                             ", ".join(result_types), ", ".join(want + [out]),
-                             out))
+                             ", ".join(result_types), ", ".join(want), out))
         if problem.flops <= 0 or problem.bytes <= 0:
             errors.append("%s: flops and bytes must be positive" % problem.name)
         if not args.no_compile:
@@ -84,9 +85,14 @@ def main():
                     problem.name, proc.stderr.strip().splitlines()[-1]))
     for error in errors:
         print("error: " + error)
-    print("%d problems (level 1: %d, level 2: %d), %d errors" % (
-        len(registry.PROBLEMS), levels.get(1, 0), levels.get(2, 0),
-        len(errors)))
+    returned = sum(1 for p in registry.PROBLEMS if p.returned)
+    if 3 * returned < len(registry.PROBLEMS):
+        errors.append("only %d of %d problems return a result they build; "
+                      "a third or more should" % (returned,
+                                                  len(registry.PROBLEMS)))
+    print("%d problems (level 1: %d, level 2: %d; %d return their result), "
+          "%d errors" % (len(registry.PROBLEMS), levels.get(1, 0),
+                         levels.get(2, 0), returned, len(errors)))
     return 1 if errors else 0
 
 

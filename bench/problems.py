@@ -2,7 +2,9 @@
 
 Each problem is one MLIR file under bench/problems/ (one public func.func on
 tensors: the inputs in order, then one output tensor that is the destination,
-returning the result) and an entry here: its input and output shapes, the
+returning the result; or, for the problems marked `returned`, the inputs
+alone, the result built inside with tensor.empty and returned, as torch-mlir
+writes it) and an entry here: its input and output shapes, the
 PyTorch eager computation it must match (the reference, also the eager
 baseline), and its useful FLOPs and minimum bytes moved.
 
@@ -48,11 +50,12 @@ class Problem:
     entry: str           # the func name in the file
     kernelbench: str     # the KernelBench file it follows, e.g. "level1/19_ReLU.py", or "" if none
     inputs: tuple        # one Input per MLIR argument before the output argument, in order
-    output: Output       # shape and dtype of the result (the last MLIR argument and the return)
+    output: Output       # shape and dtype of the result (the return; and the last MLIR argument unless returned)
     reference: Callable  # def f(*tensors) -> tensor: the PyTorch eager computation
     flops: int           # useful floating-point operations
     bytes: int           # minimum bytes moved: every input read once + the output written once
     note: str = ""       # what differs from KernelBench v0.1, or where level 2 shapes come from
+    returned: bool = False  # the result is built inside and returned (no output argument)
 
 
 _ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8,
@@ -61,6 +64,12 @@ _ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8,
 
 def _size(spec):
     return prod(spec.shape) * _ITEMSIZE[spec.dtype]
+
+
+# The problems written in the returned-result form (a third or more).
+_RETURNED = {"square_matmul", "transposed_b_matmul", "relu", "gelu", "softmax",
+             "layernorm", "sum_reduce", "argmax", "conv2d_3x3",
+             "linear_bias_relu", "layernorm_gelu", "elementwise_chain"}
 
 
 def _problem(level, number, stem, entry, kernelbench, inputs, output,
@@ -81,7 +90,8 @@ def _problem(level, number, stem, entry, kernelbench, inputs, output,
         reference=reference,
         flops=int(flops),
         bytes=sum(_size(s) for s in inputs) + _size(output),
-        note=note)
+        note=note,
+        returned=entry in _RETURNED)
 
 
 # --- References (PyTorch eager) ----------------------------------------------

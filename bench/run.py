@@ -233,17 +233,21 @@ def check_against_torch(problem, qrun, compiled, workdir, trials, numpy,
             numpy.save(path, tensor.numpy())
             args.append("--input=%d=%s" % (i, path))
         # The output buffer starts as NaN (or -1 for integers): a kernel that
-        # skips elements cannot pass.
-        out_dtype = getattr(numpy, problem.output.dtype)
-        fill = numpy.nan if numpy.issubdtype(out_dtype, numpy.floating) else -1
-        out_path = os.path.join(workdir, "out.npy")
-        numpy.save(out_path, numpy.full(problem.output.shape, fill,
-                                        dtype=out_dtype))
-        args.append("--input=%d=%s" % (len(inputs), out_path))
+        # skips elements cannot pass. A returned result is the function's own
+        # buffer, which --poison fills with NaN (or -1) when it is allocated.
+        if not problem.returned:
+            out_dtype = getattr(numpy, problem.output.dtype)
+            fill = numpy.nan if numpy.issubdtype(out_dtype, numpy.floating) \
+                else -1
+            out_path = os.path.join(workdir, "out.npy")
+            numpy.save(out_path, numpy.full(problem.output.shape, fill,
+                                            dtype=out_dtype))
+            args.append("--input=%d=%s" % (len(inputs), out_path))
         out_dir = os.path.join(workdir, "trial%d" % seed)
         os.makedirs(out_dir, exist_ok=True)
         code, _, err, _ = run([qrun, compiled, "--entry=" + problem.entry,
-                               "--output-dir=" + out_dir] + args, 600)
+                               "--poison", "--output-dir=" + out_dir] + args,
+                              600)
         if code != 0:
             return False, "seed %d: qimeng-run: %s" % (seed, last_line(err)), worst
         got_path = os.path.join(out_dir, "result0.npy")

@@ -85,6 +85,7 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     // Optional: without it, managed memory migrates page by page on faults.
     optional("cuMemPrefetchAsync_v2", f.cuMemPrefetchAsync);
     resolve(library, "cuMemcpyAsync", f.cuMemcpyAsync, missing);
+    resolve(library, "cuMemsetD8Async", f.cuMemsetD8Async, missing);
     resolve(library, "cuMemsetD16Async", f.cuMemsetD16Async, missing);
     resolve(library, "cuMemsetD32Async", f.cuMemsetD32Async, missing);
     resolve(library, "cuGetErrorName", f.cuGetErrorName, missing);

@@ -24,6 +24,7 @@ namespace {
 std::mutex errorMutex;
 std::optional<std::string> firstError;
 std::atomic<void *> launchStream{nullptr};
+std::atomic<bool> poisonAllocations{false};
 
 void record(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -93,6 +94,10 @@ std::optional<std::string> mlir::qimeng::runtime::takeError() {
 void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr) {
   // On the caller's stream when one is set (timing), else the null stream.
   mgpuMemFree(ptr, nullptr);
+}
+
+void mlir::qimeng::runtime::setPoisonAllocations(bool poison) {
+  poisonAllocations = poison;
 }
 
 void mlir::qimeng::runtime::setLaunchStream(void *stream) {
@@ -227,22 +232,35 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
   CUdeviceptr ptr = 0;
   if (!d || bytes == 0)
     return nullptr;
+  const DriverApi &api = d->api();
+  auto on = static_cast<CUstream>(streamOf(stream));
+  // Poison (0xFF bytes) ordered before the kernels that use the buffer:
+  // on its stream, or waited for (managed memory, allocated synchronously).
+  auto poison = [&](bool wait) {
+    if (!poisonAllocations || !ptr)
+      return;
+    CUstream target = wait ? nullptr : on;
+    if (ok(*d, api.cuMemsetD8Async(ptr, 0xFF, bytes, target),
+           "cuMemsetD8Async (poison)") &&
+        wait)
+      ok(*d, api.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  };
   if (isHostShared) {
-    ok(*d, d->api().cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
+    ok(*d, api.cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
        "cuMemAllocManaged");
+    poison(/*wait=*/true);
     return reinterpret_cast<void *>(ptr);
   }
   if (getDevicePool(*d)) {
-    if (ok(*d,
-           d->api().cuMemAllocAsync(&ptr, bytes,
-                                    static_cast<CUstream>(streamOf(stream))),
-           "cuMemAllocAsync")) {
+    if (ok(*d, api.cuMemAllocAsync(&ptr, bytes, on), "cuMemAllocAsync")) {
       std::lock_guard<std::mutex> lock(pooledMutex);
       pooled.insert(ptr);
     }
+    poison(/*wait=*/false);
     return reinterpret_cast<void *>(ptr);
   }
-  ok(*d, d->api().cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  ok(*d, api.cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  poison(/*wait=*/true);
   return reinterpret_cast<void *>(ptr);
 }
 

@@ -638,8 +638,13 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
                                 equalDims, options, phasePrefix, call))
     return std::move(err);
 
+  // With poisoned outputs, the buffers the function allocates (its returned
+  // results) start poisoned too.
+  if (*driver && options.poisonOutputs)
+    runtime::setPoisonAllocations(true);
   auto start = std::chrono::steady_clock::now();
   llvm::Error invoked = engine->invokePacked(entry, call.packed);
+  runtime::setPoisonAllocations(false);
   cuda::CUresult synced =
       *driver ? (*driver)->api().cuCtxSynchronize() : cuda::kSuccess;
   auto stop = std::chrono::steady_clock::now();

@@ -132,6 +132,12 @@ llvm::cl::list<std::string>
     inputs("input", llvm::cl::desc("Contents of argument I from a .npy file: "
                                    "I=path.npy (type must match; gives its "
                                    "dynamic sizes)"));
+llvm::cl::opt<bool> poison(
+    "poison",
+    llvm::cl::desc("Fill the outputs the function writes and the buffers it "
+                   "allocates (its returned results) with poison (NaN, -1) "
+                   "before the run, so what a kernel leaves unwritten shows "
+                   "in the .npy files"));
 llvm::cl::opt<bool>
     timeIt("time", llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
                                   "before each run); with --verify, the "
@@ -396,6 +402,7 @@ int main(int argc, char **argv) {
 
     RunOptions options;
     options.seed = seed;
+    options.poisonOutputs = poison;
     for (llvm::StringRef spec : shapes) {
       auto [index, dims] = spec.split('=');
       unsigned arg = 0;

@@ -1,6 +1,9 @@
 // KernelBench level1/19_ReLU.py (v0.1 shapes): y = max(x, 0) over 16x16384 f32.
+// The result is built inside (tensor.empty) and returned, as torch-mlir
+// writes it; the caller gets the device buffer.
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @relu(%x: tensor<16x16384xf32>, %y: tensor<16x16384xf32>) -> tensor<16x16384xf32> {
+func.func @relu(%x: tensor<16x16384xf32>) -> tensor<16x16384xf32> {
+  %y = tensor.empty() : tensor<16x16384xf32>
   %zero = arith.constant 0.0 : f32
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<16x16384xf32>) outs(%y : tensor<16x16384xf32>) {

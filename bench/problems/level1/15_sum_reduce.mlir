@@ -1,8 +1,11 @@
 // KernelBench level1/47_Sum_reduction_over_a_dimension.py (v0.1 shapes):
 // torch.sum(x, dim=1, keepdim=True) for x of 16x256x256 f32 -> 16x1x256.
+// The result is built inside (tensor.empty) and returned, as torch-mlir
+// writes it; the caller gets the device buffer.
 #in = affine_map<(b, r, c) -> (b, r, c)>
 #out = affine_map<(b, r, c) -> (b, 0, c)>
-func.func @sum_reduce(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tensor<16x1x256xf32> {
+func.func @sum_reduce(%x: tensor<16x256x256xf32>) -> tensor<16x1x256xf32> {
+  %y = tensor.empty() : tensor<16x1x256xf32>
   %zero = arith.constant 0.0 : f32
   %init = linalg.fill ins(%zero : f32) outs(%y : tensor<16x1x256xf32>) -> tensor<16x1x256xf32>
   %0 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction", "parallel"]}

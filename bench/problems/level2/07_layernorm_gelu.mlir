@@ -1,11 +1,13 @@
 // LayerNorm + GELU (QiMeng's level 2; no KernelBench v0.1 problem): y =
 // gelu(layer_norm(x) * w + b) over the last dimension, 4096 rows of 1024 f32,
 // eps 1e-5, biased variance, exact (erf) GELU; w and b are 1024 each.
+// The result is built inside (tensor.empty) and returned, as torch-mlir
+// writes it; the caller gets the device buffer.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
-func.func @layernorm_gelu(%x: tensor<4096x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>,
-                          %y: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+func.func @layernorm_gelu(%x: tensor<4096x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<4096x1024xf32> {
+  %y = tensor.empty() : tensor<4096x1024xf32>
   %zero = arith.constant 0.0 : f32
   %half = arith.constant 0.5 : f32
   %one = arith.constant 1.0 : f32

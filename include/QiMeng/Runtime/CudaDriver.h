@@ -114,6 +114,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   /// Bulk migration of managed memory (CUDA 12.2+, the form CUDA 13 names

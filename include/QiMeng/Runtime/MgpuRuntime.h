@@ -37,6 +37,12 @@ std::optional<std::string> takeError();
 /// function owns the result buffers it allocates. Null is ignored.
 void freeReturnedBuffer(void *ptr);
 
+/// While on, every buffer the host code allocates (returned results and
+/// temporaries) starts as 0xFF bytes, NaN in every floating-point type and
+/// -1 in every integer type, so a kernel that leaves part of a result
+/// unwritten shows: what verification runs ask for.
+void setPoisonAllocations(bool poison);
+
 /// While set (non-null), every stream the host code asks for is `stream`,
 /// and the host code's destroy and synchronize calls leave it alone: the
 /// caller orders its own work (an L2 flush, timing events) around a call of

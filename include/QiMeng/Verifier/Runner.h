@@ -40,8 +40,9 @@ struct RunOptions {
   /// Seed of the input generator.
   uint64_t seed = 0;
   /// Fill the arguments the function writes with NaN (floating point) or
-  /// 0x7f bytes (integers) instead of random data, so a kernel that writes
-  /// nothing cannot pass.
+  /// 0x7f bytes (integers) instead of random data, and the buffers it
+  /// allocates (its returned results) with 0xFF bytes (NaN, -1), so a kernel
+  /// that writes nothing cannot pass.
   bool poisonOutputs = false;
   /// The arguments treated as outputs (poisoned when asked, not checked for
   /// changes); empty means the ones this runner's function writes.
