@@ -77,7 +77,10 @@ class Kernel:
         self.inputs = []         # (dims, dtype)
         self.outputs = []        # (dims, dtype)
         self.reference = ""
+        self.eager = ""          # the timed PyTorch expression, if not reference
         self.reduction = 1       # elements folded into one output element
+        self.accumulate = None   # the type reductions accumulate in, if not
+                                 # the output's
         self.flops = 0
         self.body = None         # fn(Emitter) -> list of result SSA names
         self.input_kind = "randn"
@@ -578,17 +581,39 @@ def fam_softmax(rng, i):
     k.inputs = [(dims, dtype)]
     k.outputs = [(dims, dtype)]
     k.reference = "torch.%s(x0, dim=%d)" % (op, n - 1)
-    k.reduction = k.value(dims[-1])
+    # Narrow types are computed in f32: their error is one final rounding.
+    k.reduction = k.value(dims[-1]) if dtype == "f32" else 1
     k.flops = 5 * k.numel(dims)
 
     def body(e):
         init = e.init(0)
-        if op == "softmax":
+        if op == "softmax" and dtype == "f32":
             r = e.fresh("r")
             e.emit("%s = linalg.softmax dimension(%d) ins(%%x0 : %s) outs(%s "
                    ": %s) -> %s" % (r, n - 1, e.ttype(dims, dtype), init,
                                     e.ttype(dims, dtype), e.ttype(dims, dtype)))
             return [r]
+        if op == "softmax":
+            # Mixed precision, as frontends write it for f16 and bf16: widen,
+            # softmax in f32, narrow.
+            def cast(opname, src, dst):
+                def payload(args):
+                    r = e.fresh("s")
+                    return ["%s = %s %s : %s to %s" % (r, opname, args[0], src,
+                                                       dst)], [r]
+                return payload
+            wide = e.generic([("%x0", dims, dtype)],
+                             [(e.empty(dims, "f32"), dims, "f32")],
+                             [ident(n), ident(n)], ["parallel"] * n,
+                             cast("arith.extf", dtype, "f32"))[0]
+            r = e.fresh("r")
+            e.emit("%s = linalg.softmax dimension(%d) ins(%s : %s) outs(%s : "
+                   "%s) -> %s" % (r, n - 1, wide, e.ttype(dims, "f32"),
+                                  e.empty(dims, "f32"), e.ttype(dims, "f32"),
+                                  e.ttype(dims, "f32")))
+            return e.generic([(r, dims, "f32")], [(init, dims, dtype)],
+                             [ident(n), ident(n)], ["parallel"] * n,
+                             cast("arith.truncf", "f32", dtype))
         # log_softmax as decomposed generics: max, sum of exp(x - max),
         # x - max - log(sum).
         rows = dims[:-1]
@@ -639,11 +664,16 @@ def fam_norm(rng, i):
         k.inputs.append(([cols], dtype))
         k.reference = ("torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],),"
                        " x1.float(), x2.float(), %g).to(x0.dtype)" % eps)
+        k.eager = ("torch.nn.functional.layer_norm(x0, (x0.shape[-1],), x1, x2, "
+                   "%g)" % eps)
     else:
         k.reference = ("(x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, "
                        "keepdim=True) + %g) * x1.float()).to(x0.dtype)" % eps)
+        k.eager = ("torch.nn.functional.rms_norm(x0, (x0.shape[-1],), x1, %g)"
+                   % eps)
     k.outputs = [([rows, cols], dtype)]
     k.reduction = k.value(cols)
+    k.accumulate = "f32"
     k.flops = 8 * k.numel([rows, cols])
     f = "f32"   # norms compute in f32, as PyTorch does for narrow types
 
@@ -770,31 +800,43 @@ def fam_matmul(rng, i):
     if variant == "matvec":
         k.inputs = [([M, K], dtype), ([K], dtype)]
         k.outputs = [([M], acc)]
-        k.reference = "torch.mv(x0.to(torch.%s), x1.to(torch.%s))" % (
-            TORCH_DTYPE[acc], TORCH_DTYPE[acc])
+        core = "torch.mv(%s, %s)"
     elif variant == "batched":
         k.inputs = [([B, M, K], dtype), ([B, K, N], dtype)]
         k.outputs = [([B, M, N], acc)]
-        k.reference = "torch.bmm(x0.to(torch.%s), x1.to(torch.%s))" % (
-            TORCH_DTYPE[acc], TORCH_DTYPE[acc])
+        core = "torch.bmm(%s, %s)"
     elif variant in ("transposed_b", "linear"):
         k.inputs = [([M, K], dtype), ([N, K], dtype)]
         if variant == "linear":
             k.inputs.append(([N], acc))
         k.outputs = [([M, N], acc)]
-        k.reference = "torch.matmul(x0.to(torch.%s), x1.to(torch.%s).T)" % (
-            TORCH_DTYPE[acc], TORCH_DTYPE[acc])
-        if variant == "linear":
-            k.reference = "(%s + x2)" % k.reference
-            if activation:
-                k.reference = "%s(%s)" % (UNARY_TORCH[activation].split("(")[0],
-                                          k.reference)
-            k.op = "linear-%s" % (activation or "none")
+        core = "torch.matmul(%s, %s.T)"
     else:
         k.inputs = [([M, K], dtype), ([K, N], dtype)]
         k.outputs = [([M, N], acc)]
-        k.reference = "torch.matmul(x0.to(torch.%s), x1.to(torch.%s))" % (
-            TORCH_DTYPE[acc], TORCH_DTYPE[acc])
+        core = "torch.matmul(%s, %s)"
+    if not is_float(acc):
+        # PyTorch has no integer matmul on CUDA: the reference multiplies in
+        # float64 (exact for these small integers) and nothing is timed.
+        k.reference = "(%s).to(torch.%s)" % (core % ("x0.double()",
+                                                     "x1.double()"),
+                                             TORCH_DTYPE[acc])
+        k.eager = "-"
+    else:
+        # The reference runs in float64; the timed expression is what a
+        # PyTorch user writes: the product in the inputs' type (cuBLAS
+        # accumulates in f32), widened when the result is wider.
+        k.reference = core % ("x0", "x1")
+        k.eager = k.reference
+        if variant == "linear":
+            k.reference = k.eager = "(%s + x2)" % k.reference
+            if activation:
+                fn = UNARY_TORCH[activation].split("(")[0]
+                k.reference = k.eager = "%s(%s)" % (fn, k.reference)
+            k.op = "linear-%s" % (activation or "none")
+        if mixed:
+            k.eager = "(%s).to(torch.%s)" % (core % ("x0", "x1"),
+                                              TORCH_DTYPE[acc])
 
     def body(e):
         zero = 0.0 if is_float(acc) else 0
@@ -1014,7 +1056,10 @@ def describe(k, files):
             "inputs": [spec(d, t) for d, t in k.inputs],
             "outputs": [spec(d, t) for d, t in k.outputs],
             "input_kind": k.input_kind, "reference": k.reference,
-            "reduction": k.reduction, "flops": k.flops, "bytes": k.bytes(),
+            "eager": None if k.eager == "-" else (k.eager or k.reference),
+            "reduction": k.reduction,
+            "accumulate": TORCH_DTYPE[k.accumulate] if k.accumulate else None,
+            "flops": k.flops, "bytes": k.bytes(),
             "files": files}
 
 
