@@ -28,7 +28,10 @@ corpus=$out/corpus
 jobs=$(nproc)
 step() { [[ ",$steps," == *",$1,"* ]]; }
 if step compile && [ ! -f "$out/compile.json" ]; then
-  python3 "$here/run.py" compile --corpus "$corpus" --work "$out" --opt "$bin/qimeng-opt" -j "$jobs" || true
+  # Cubins where ptxas is there: no PTX JIT in every timed process.
+  format=isa
+  if command -v ptxas >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ]; then format=bin; fi
+  python3 "$here/run.py" compile --corpus "$corpus" --work "$out" --opt "$bin/qimeng-opt" -j "$jobs" --format $format || true
 fi
 if step check && [ ! -f "$out/check.json" ]; then
   python3 "$here/run.py" check --corpus "$corpus" --work "$out" --run "$bin/qimeng-run" -j $(( jobs < 8 ? jobs : 8 ))

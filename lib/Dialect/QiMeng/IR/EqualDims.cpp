@@ -107,6 +107,21 @@ mlir::qimeng::findEqualArgDims(func::FuncOp func) {
         rel.tieDims(result, init);
       return;
     }
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+      rel.tieDims(softmax.getInput(), softmax.getOutput());
+      for (Value result : op->getResults())
+        rel.tieDims(result, softmax.getOutput());
+      return;
+    }
+    if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      // Unpadded dimensions keep their size.
+      for (auto [d, low, high] : llvm::enumerate(pad.getMixedLowPad(),
+                                                 pad.getMixedHighPad()))
+        if (isConstantIntValue(low, 0) && isConstantIntValue(high, 0))
+          rel.tie({pad.getSource(), nullptr, static_cast<int64_t>(d)},
+                  {pad.getResult(), nullptr, static_cast<int64_t>(d)});
+      return;
+    }
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
       return rel.tieFresh(empty, empty.getType(), empty.getDynamicSizes());
     if (auto alloc = dyn_cast<memref::AllocOp>(op))

@@ -33,3 +33,18 @@ func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
 func.func @unrelated(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>
 }
+
+// -----
+
+// Through linalg.softmax and the unpadded dimension of a tensor.pad.
+// CHECK-LABEL: func.func @softmax_pad
+// CHECK-SAME:  qimeng.equal_dims = array<i64: 0, 0, 1, 0>
+func.func @softmax_pad(%x: tensor<?x8xf32>, %y: tensor<?x10xf32>) -> tensor<?x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8xf32> to tensor<?x10xf32>
+  %0 = linalg.softmax dimension(1) ins(%p : tensor<?x10xf32>) outs(%y : tensor<?x10xf32>) -> tensor<?x10xf32>
+  return %0 : tensor<?x10xf32>
+}
