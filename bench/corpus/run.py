@@ -187,6 +187,7 @@ def compare(kernel, got, expected, spec, torch):
     if tuple(got.shape) != tuple(expected.shape):
         return False, None, "shape %s, expected %s" % (
             tuple(got.shape), tuple(expected.shape))
+    expected = expected.cpu()
     if not expected.is_floating_point():
         bad = (got.long() != expected.long()).nonzero()
         if len(bad):

@@ -256,7 +256,10 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
     return op.emitOpError() << "needs '" << op.getTarget()
                             << "' tiled to warps and vectorized first, and "
                                "one mma action per target";
-  for (auto [size, native] : llvm::zip(state.warpTile, op.getShape()))
+  // The instruction shape is (m, n, k): the warp tile's last three loops
+  // (batch loops before them take one batch per block).
+  ArrayRef<int64_t> warpMNK = ArrayRef<int64_t>(state.warpTile).take_back(3);
+  for (auto [size, native] : llvm::zip(warpMNK, op.getShape()))
     if (size % native != 0)
       return op.emitOpError()
              << "instruction shape " << list(op.getShape())

@@ -132,7 +132,10 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   // Which argument sizes the kernels tie together, for runners of the
   // lowered code.
   pm.addPass(qimeng::createQiMengRecordEqualDimsPass());
-  pm.addPass(qimeng::createQiMengPreparePass());
+  // The verifier's naive reference computes matmuls as they are written.
+  qimeng::QiMengPreparePassOptions prepareOptions;
+  prepareOptions.padMatmuls = !options.naive;
+  pm.addPass(qimeng::createQiMengPreparePass(prepareOptions));
   // The verifier's naive reference keeps every reduction whole.
   if (!options.naive) {
     qimeng::QiMengSplitReductionsPassOptions splitOptions;

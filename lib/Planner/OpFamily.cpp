@@ -55,10 +55,17 @@ int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
       op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
     return -1;
   unsigned batch = loops - 3;
-  for (AffineMap map : op.getIndexingMapsArray()) {
-    if (!map.isProjectedPermutation() || map.getNumResults() != batch + 2)
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return -1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    // The right operand may be shared by every batch.
+    bool shared = &operand == op.getDpsInputOperand(1) &&
+                  map.getNumResults() == 2;
+    if (!map.isProjectedPermutation() ||
+        (map.getNumResults() != batch + 2 && !shared))
       return -1;
-    for (unsigned i = 0; i < batch; ++i)
+    for (unsigned i = 0; !shared && i < batch; ++i)
       if (map.getDimPosition(i) != i)
         return -1;
   }

@@ -132,7 +132,7 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
 
 /// The CPU lowering of an unplanned program: loops over host memrefs.
 static constexpr llvm::StringLiteral kCpuPipeline =
-    "qimeng-strip-plans,qimeng-prepare,"
+    "qimeng-strip-plans,qimeng-prepare{pad-matmuls=false},"
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,"
     "qimeng-record-signatures,convert-linalg-to-loops,lower-affine,"

@@ -22,8 +22,10 @@ StringRef familyName(Family family);
 Family classify(linalg::LinalgOp op);
 
 /// The batch loops of a (batched) matmul: leading parallel loops that lead
-/// every operand's indices in loop order, before a matmul's two (the last
-/// loop its only reduction). 0 for a plain matmul, -1 for anything else.
+/// the indices of the left operand and the output in loop order, before a
+/// matmul's two (the last loop its only reduction); the right operand has
+/// them too or none (one matrix for every batch). 0 for a plain matmul, -1
+/// for anything else.
 int64_t getNumBatchLoops(linalg::LinalgOp op);
 
 /// Whether `op`'s indexing maps are a plain row-major matmul's: (m, k),

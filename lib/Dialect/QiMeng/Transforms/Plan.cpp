@@ -13,6 +13,7 @@
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Target/TargetProfile.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -42,14 +43,32 @@ constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 /// Which matmul plan an op takes.
 enum class MatmulPath { None, TensorCore, Simt };
 
+/// Whether the maps of a matmul with `batch` batch loops read (m, k) and
+/// (k, n) and write (m, n) in the last two indices of each operand.
+bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
+  unsigned m = batch, n = batch + 1, k = batch + 2;
+  auto lastTwo = [](AffineMap map) {
+    unsigned r = map.getNumResults();
+    return std::make_pair(map.getDimPosition(r - 2), map.getDimPosition(r - 1));
+  };
+  return lastTwo(op.getMatchingIndexingMap(op.getDpsInputOperand(0))) ==
+             std::make_pair(m, k) &&
+         lastTwo(op.getMatchingIndexingMap(op.getDpsInputOperand(1))) ==
+             std::make_pair(k, n) &&
+         lastTwo(op.getMatchingIndexingMap(op.getDpsInitOperand(0))) ==
+             std::make_pair(m, n);
+}
+
 /// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
-/// accumulation, whole tiles, no batch (see planTensorCoreMatmul). SIMT: f32
+/// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT: f32
 /// accumulation with f32, f16 or bf16 operands, batched or not.
 MatmulPath getMatmulPath(linalg::LinalgOp op) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t batch = getNumBatchLoops(op);
+  // Batch loops may be dynamic (one batch per block); m, n and k not.
   if (batch < 0 || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      llvm::any_of(bounds, ShapedType::isDynamic))
+      llvm::any_of(ArrayRef<int64_t>(bounds).drop_front(batch),
+                   ShapedType::isDynamic))
     return MatmulPath::None;
   auto elementOf = [](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());
@@ -57,10 +76,20 @@ MatmulPath getMatmulPath(linalg::LinalgOp op) {
   Type lhs = elementOf(op.getDpsInputOperand(0));
   Type rhs = elementOf(op.getDpsInputOperand(1));
   Type acc = elementOf(op.getDpsInitOperand(0));
-  bool rowMajor = hasRowMajorMatmulMaps(op);
-  if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor &&
-      bounds[0] % kMmaBlockTile == 0 && bounds[1] % kMmaBlockTile == 0 &&
-      bounds[2] % kMmaReductionTile == 0)
+  // Row-major m, n, k after any batch loops (the right operand shared or
+  // batched).
+  bool rowMajor = isRowMajorAfterBatch(op, batch);
+  // Upstream's mma.sync conversion takes no right operand shared by the
+  // batches (a dynamic M split into tiles): those take the SIMT plan.
+  // Nor, batched, a generic's contraction (linalg.batch_matmul's it does).
+  bool sharedRhs =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(1)).getNumResults() !=
+          batch + 2 ||
+      (batch > 0 && !isa<linalg::BatchMatmulOp>(op.getOperation()));
+  if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor && !sharedRhs &&
+      bounds[batch] % kMmaBlockTile == 0 &&
+      bounds[batch + 1] % kMmaBlockTile == 0 &&
+      bounds[batch + 2] % kMmaReductionTile == 0)
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
     return MatmulPath::Simt;
@@ -97,9 +126,10 @@ SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
   unsigned batch = allBounds.size() - 3;
   ArrayRef<int64_t> bounds = allBounds.drop_front(batch);
   int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  // A dynamic batch counts as many.
   int64_t batches = 1;
   for (int64_t size : allBounds.take_front(batch))
-    batches *= size;
+    batches *= ShapedType::isDynamic(size) ? 1024 : size;
   SimtMatmulTiles t;
   t.batch = batch;
   t.bm = std::min<int64_t>(64, llvm::PowerOf2Ceil(m));
@@ -144,10 +174,12 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
     return map.getNumResults() > 0 &&
            map.getResults().back() == getAffineDimExpr(innermost, ctx);
   };
+  // i1 buffers hold a byte per element, but LLVM packs vectors of i1 into
+  // bits: no vectors with them.
   int64_t widestBits = 0;
   for (Type t : op->getOperandTypes()) {
     Type element = getElementTypeOrSelf(t);
-    if (!element.isIntOrFloat())
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
       return 0;
     widestBits = std::max<int64_t>(widestBits, element.getIntOrFloatBitWidth());
   }
@@ -178,7 +210,8 @@ private:
   LogicalResult planMatmul(OpBuilder &b, Location loc, StringRef tag,
                            const SimtMatmulTiles &t, int64_t k);
 
-  LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag);
+  LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag,
+                                     int64_t batch, int64_t k);
   LogicalResult planWarpReduction(OpBuilder &b, Location loc,
                                   linalg::LinalgOp op, StringRef tag,
                                   ArrayRef<int64_t> bounds);
@@ -194,7 +227,6 @@ private:
 LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                             StringRef tag) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  bool isStatic = llvm::none_of(bounds, ShapedType::isDynamic);
   if (op.getNumDpsInits() == 0)
     return op->emitOpError() << "has no output operand to plan for";
   for (auto [i, bound] : llvm::enumerate(bounds)) {
@@ -214,7 +246,8 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   Family family = classify(op);
   switch (getMatmulPath(op)) {
   case MatmulPath::TensorCore:
-    return planTensorCoreMatmul(b, loc, tag);
+    return planTensorCoreMatmul(b, loc, tag, getNumBatchLoops(op),
+                                bounds.back());
   case MatmulPath::Simt:
     return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds, target),
                       bounds.back());
@@ -298,7 +331,9 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
     if (getMatmulPath(op) != MatmulPath::Simt || op->getNumResults() != 1)
       continue;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    if (!getSimtMatmulTiles(bounds, target).fast)
+    // Sibling loops over a dynamic batch cannot be proven to match.
+    if (!getSimtMatmulTiles(bounds, target).fast ||
+        llvm::any_of(bounds, ShapedType::isDynamic))
       continue;
     SmallVector<int64_t> shape(bounds.begin(), bounds.end() - 1);
     auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
@@ -319,19 +354,27 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
 /// computing with mma.sync m16n8k16 from ldmatrix fragments, A and B tiles in
 /// shared memory filled by a 2-stage cp.async pipeline (docs/planner.md).
 LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
-                                            StringRef tag) {
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr({kMmaBlockTile, kMmaBlockTile, 0}),
+                                            StringRef tag, int64_t batch,
+                                            int64_t k) {
+  // One batch per block; the warps split the block's (m, n) tile.
+  auto sizes = [&](int64_t batchSize, ArrayRef<int64_t> mnk) {
+    SmallVector<int64_t> all(batch, batchSize);
+    llvm::append_range(all, mnk);
+    return b.getDenseI64ArrayAttr(all);
+  };
+  TileOp::create(b, loc, tag, sizes(1, {kMmaBlockTile, kMmaBlockTile, 0}),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, kMmaReductionTile}),
+  TileOp::create(b, loc, tag, sizes(0, {0, 0, kMmaReductionTile}),
                  TileLevel::reduction, nullptr);
   PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({32, 32, 0}),
-                 TileLevel::warp, nullptr);
+  TileOp::create(b, loc, tag, sizes(0, {32, 32, 0}), TileLevel::warp,
+                 nullptr);
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
                 MmaType::f16, MmaType::f16, MmaType::f32);
-  PipelineOp::create(b, loc, tag, /*stages=*/2);
+  // A pipeline needs two K steps or more.
+  if (k / kMmaReductionTile >= 2)
+    PipelineOp::create(b, loc, tag, /*stages=*/2);
   return success();
 }
 
@@ -617,6 +660,9 @@ private:
       StringRef dialect = op->getName().getDialectNamespace();
       if (isa<func::FuncOp, func::ReturnOp>(op) || dialect == "arith" ||
           dialect == "tensor" || dialect == "bufferization" ||
+          dialect == "index" ||
+          isa<affine::AffineApplyOp, affine::AffineMinOp, affine::AffineMaxOp>(
+              op) ||
           isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
               memref::ExpandShapeOp, memref::CollapseShapeOp, memref::SubViewOp,
               memref::CastOp, memref::ReshapeOp>(op))

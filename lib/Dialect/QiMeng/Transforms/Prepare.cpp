@@ -4,6 +4,9 @@
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -117,6 +120,11 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
+    // A matmul reads its operands as they are (into shared-memory tiles):
+    // recomputing a producer inside its K loop would cost M or N times over.
+    Family family = classify(consumer);
+    if (family == Family::Matmul || family == Family::Contraction)
+      return rewriter.notifyMatchFailure(consumer, "a contraction");
     for (OpOperand &operand : consumer->getOpOperands()) {
       Operation *producer = operand.get().getDefiningOp();
       if (!producer || !producer->hasOneUse() ||
@@ -137,26 +145,54 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether an input of the (batched) matmul `op` is stored (n, k).
+static bool hasTransposedOperand(linalg::LinalgOp op, int64_t batch) {
+  unsigned k = op.getNumLoops() - 1;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned n = out.getDimPosition(batch + 1);
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned rows = map.getNumResults() - 2;
+    return map.getDimPosition(rows) == n && map.getDimPosition(rows + 1) == k;
+  });
+}
+
 /// Gives a (batched) matmul generic whose right-hand operand is stored
 /// transposed, (n, k) instead of (k, n), a transposed copy of it
 /// (linalg.transpose into a new tensor) to read instead: the matmul plans
 /// read k-rows of B from shared memory as vectors, which a transposed tile
 /// turns into strided scalar loads (a copy costs one pass over B).
-struct TransposeMatmulOperand : public OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct TransposeMatmulOperand
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(linalg::GenericOp op,
+  LogicalResult matchAndRewrite(linalg::LinalgOp linalgOp,
                                 PatternRewriter &rewriter) const override {
-    int64_t batch = getNumBatchLoops(op);
-    if (batch < 0 || !op.hasPureTensorSemantics() ||
-        op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-      return rewriter.notifyMatchFailure(op, "not a (batched) matmul");
+    int64_t batch = getNumBatchLoops(linalgOp);
+    if (batch < 0 || !linalgOp.hasPureTensorSemantics() ||
+        linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
+      return rewriter.notifyMatchFailure(linalgOp, "not a (batched) matmul");
+    // A named op with transposing maps (linalg.matmul indexing_maps = ...)
+    // becomes a generic, whose maps can change.
+    auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
+    if (!op) {
+      if (!hasTransposedOperand(linalgOp, batch))
+        return rewriter.notifyMatchFailure(linalgOp, "no transposed operand");
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, linalgOp);
+      if (failed(generic))
+        return rewriter.notifyMatchFailure(linalgOp, "cannot generalize");
+      op = *generic;
+    }
+    rewriter.setInsertionPoint(op);
     unsigned k = op.getNumLoops() - 1;
     AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     unsigned n = out.getDimPosition(batch + 1);
     for (OpOperand *input : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(input);
-      if (map.getDimPosition(batch) != n || map.getDimPosition(batch + 1) != k)
+      // An operand shared by every batch has no batch dimensions.
+      unsigned rows = map.getNumResults() - 2;
+      if (map.getDimPosition(rows) != n || map.getDimPosition(rows + 1) != k)
         continue;
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
       if (!type || !type.hasStaticShape() ||
@@ -164,7 +200,7 @@ struct TransposeMatmulOperand : public OpRewritePattern<linalg::GenericOp> {
         return rewriter.notifyMatchFailure(op, "dynamic or unusual operand");
       SmallVector<int64_t> permutation =
           llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-      std::swap(permutation[batch], permutation[batch + 1]);
+      std::swap(permutation[rows], permutation[rows + 1]);
       SmallVector<int64_t> shape =
           applyPermutation(type.getShape(), permutation);
       Location loc = op.getLoc();
@@ -175,7 +211,7 @@ struct TransposeMatmulOperand : public OpRewritePattern<linalg::GenericOp> {
                              ->getResult(0);
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       SmallVector<AffineExpr> results(map.getResults());
-      std::swap(results[batch], results[batch + 1]);
+      std::swap(results[rows], results[rows + 1]);
       maps[input->getOperandNumber()] =
           AffineMap::get(map.getNumDims(), 0, results, op.getContext());
       rewriter.modifyOpInPlace(op, [&] {
@@ -185,6 +221,238 @@ struct TransposeMatmulOperand : public OpRewritePattern<linalg::GenericOp> {
       return success();
     }
     return rewriter.notifyMatchFailure(op, "no transposed operand");
+  }
+};
+
+/// Whether `op` multiplies row-major operands over `batch` leading loops:
+/// (b..., m, k) x (b..., k, n) -> (b..., m, n), loops (b..., m, n, k).
+static bool isRowMajorMatmul(linalg::LinalgOp op, int64_t batch) {
+  MLIRContext *ctx = op->getContext();
+  unsigned loops = batch + 3;
+  auto map = [&](ArrayRef<unsigned> tail) {
+    SmallVector<AffineExpr> results;
+    for (unsigned b = 0; b < batch; ++b)
+      results.push_back(getAffineDimExpr(b, ctx));
+    for (unsigned t : tail)
+      results.push_back(getAffineDimExpr(batch + t, ctx));
+    return AffineMap::get(loops, 0, results, ctx);
+  };
+  return op.getNumLoops() == loops &&
+         op.getIndexingMapsArray() ==
+             SmallVector<AffineMap>{map({0, 2}), map({2, 1}), map({0, 1})};
+}
+
+/// The size a matmul dimension is padded to so the matmul plans take whole
+/// tiles: a multiple of `tile` when it is that large, else the power of two
+/// at least `smallest` that holds it.
+static int64_t getPaddedSize(int64_t size, int64_t tile, int64_t smallest) {
+  if (size >= tile)
+    return llvm::alignTo(size, tile);
+  return std::max<int64_t>(smallest, llvm::PowerOf2Ceil(size));
+}
+
+/// Pads a (batched) row-major matmul with f32 accumulation whose M, N or K
+/// the matmul plans' tiles do not divide: A and B are padded with zeros
+/// (tensor.pad, a gather generic after PadToGeneric), the product of the
+/// padded operands goes to a fresh tensor, and its [M, N] corner is added to
+/// (or, on a zero-filled output, copied into) the original output. A dynamic
+/// M is padded to a multiple of 64 and split into (M / 64, 64), a batch loop
+/// that B does not index, so every block still takes a whole tile; a
+/// dynamic N or K is left alone. The fast plans (shared-memory tiles,
+/// vectors, the cp.async pipeline, tensor cores) then run on every size,
+/// for a copy of A and B and one of the output.
+struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  static constexpr int64_t kTileMN = 64;
+  static constexpr int64_t kTileK = 32;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+        op.getNumReductionLoops() != 1 ||
+        !linalg::isaContractionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "not a matmul");
+    int64_t batch = static_cast<int64_t>(op.getNumLoops()) - 3;
+    if (batch < 0 || !isRowMajorMatmul(op, batch))
+      return rewriter.notifyMatchFailure(op, "not a row-major matmul");
+    Value a = op.getDpsInputOperand(0)->get();
+    Value b = op.getDpsInputOperand(1)->get();
+    Value c = op.getDpsInitOperand(0)->get();
+    Type ea = getElementTypeOrSelf(a), eb = getElementTypeOrSelf(b);
+    if (!getElementTypeOrSelf(c).isF32() || ea != eb ||
+        !(ea.isF32() || ea.isF16() || ea.isBF16()))
+      return rewriter.notifyMatchFailure(op, "not a matmul plan's types");
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    int64_t m = bounds[batch], n = bounds[batch + 1], k = bounds[batch + 2];
+    if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k))
+      return rewriter.notifyMatchFailure(op, "dynamic N or K");
+    bool dynamicM = ShapedType::isDynamic(m);
+    int64_t mp = dynamicM ? kTileMN : getPaddedSize(m, kTileMN, 16);
+    int64_t np = getPaddedSize(n, kTileMN, 16);
+    int64_t kp = getPaddedSize(k, kTileK, 4);
+    if (!dynamicM && mp == m && np == n && kp == k)
+      return rewriter.notifyMatchFailure(op, "whole tiles already");
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op->getContext();
+    auto index = [&](int64_t v) -> OpFoldResult {
+      return rewriter.getIndexAttr(v);
+    };
+    // M as padded: static, or the multiple of 64 at or above the dynamic M.
+    OpFoldResult mSize = tensor::getMixedSize(rewriter, loc, a, batch);
+    OpFoldResult mPadded = index(mp);
+    if (dynamicM) {
+      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+      mPadded = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, (s0.ceilDiv(kTileMN) * kTileMN), {mSize});
+    }
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(getElementTypeOrSelf(a)));
+    // Pads `value` (batch..., rows, cols) at the end of its last two dims.
+    auto pad = [&](Value value, OpFoldResult rows, int64_t cols) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<OpFoldResult> low(type.getRank(), index(0));
+      SmallVector<OpFoldResult> high(type.getRank(), index(0));
+      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+      AffineExpr s1 = getAffineSymbolExpr(1, ctx);
+      high[batch] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s1 - s0,
+          {tensor::getMixedSize(rewriter, loc, value, batch), rows});
+      high[batch + 1] =
+          index(cols - type.getDimSize(batch + 1));
+      if (llvm::all_of(high, [](OpFoldResult h) {
+            return isConstantIntValue(h, 0);
+          }))
+        return value;
+      SmallVector<int64_t> shape(type.getShape());
+      std::optional<int64_t> r = getConstantIntValue(rows);
+      shape[batch] = r ? *r : ShapedType::kDynamic;
+      shape[batch + 1] = cols;
+      auto padded = tensor::PadOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          value, low, high, zero);
+      return padded.getResult();
+    };
+    Value ap = pad(a, mPadded, kp);
+    Value bp = pad(b, index(kp), np);
+
+    // The product's operands and loops: with a dynamic M, A is (b..., M/64,
+    // 64, K) and the product (b..., M/64, 64, N).
+    SmallVector<OpFoldResult> batchSizes;
+    for (int64_t d = 0; d < batch; ++d)
+      batchSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
+    int64_t split = dynamicM ? 1 : 0;
+    SmallVector<OpFoldResult> productSizes = batchSizes;
+    if (dynamicM) {
+      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+      OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s0.floorDiv(kTileMN), {mPadded});
+      SmallVector<OpFoldResult> aShape = batchSizes;
+      aShape.append({tiles, index(kTileMN), index(kp)});
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < batch; ++d)
+        groups.push_back({d});
+      groups.push_back({batch, batch + 1});
+      groups.push_back({batch + 2});
+      SmallVector<int64_t> staticShape;
+      SmallVector<Value> dynamicShape;
+      dispatchIndexOpFoldResults(aShape, dynamicShape, staticShape);
+      ap = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(staticShape, getElementTypeOrSelf(a)), ap,
+          groups, aShape);
+      productSizes.push_back(tiles);
+    }
+    productSizes.append({index(mp), index(np)});
+    Value productInit = tensor::EmptyOp::create(rewriter, loc, productSizes,
+                                                rewriter.getF32Type());
+    Value cZero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+    productInit =
+        linalg::FillOp::create(rewriter, loc, cZero, productInit).getResult(0);
+    // Loops (b..., [q,] m, n, k); B indexes neither the batch split nor M.
+    unsigned loops = batch + split + 3;
+    auto dims = [&](ArrayRef<unsigned> positions) {
+      SmallVector<AffineExpr> results;
+      for (unsigned p : positions)
+        results.push_back(getAffineDimExpr(p, ctx));
+      return AffineMap::get(loops, 0, results, ctx);
+    };
+    SmallVector<unsigned> lead = llvm::to_vector(llvm::seq<unsigned>(0, batch));
+    unsigned mLoop = batch + split, nLoop = mLoop + 1, kLoop = mLoop + 2;
+    SmallVector<unsigned> aDims = lead, bDims = lead, cDims = lead;
+    if (dynamicM) {
+      aDims.push_back(batch);
+      cDims.push_back(batch);
+    }
+    aDims.append({mLoop, kLoop});
+    bDims.append({kLoop, nLoop});
+    cDims.append({mLoop, nLoop});
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    // The named ops where they fit (the tensor-core plan's mma.sync
+    // conversion takes a batched generic's contraction less well).
+    Operation *product;
+    if (!dynamicM && batch == 0)
+      product = linalg::MatmulOp::create(rewriter, loc, ValueRange{ap, bp},
+                                         ValueRange{productInit});
+    else if (!dynamicM && batch == 1)
+      product = linalg::BatchMatmulOp::create(
+          rewriter, loc, ValueRange{ap, bp}, ValueRange{productInit});
+    else {
+      auto generic = linalg::GenericOp::create(
+          rewriter, loc, productInit.getType(), ValueRange{ap, bp},
+          ValueRange{productInit},
+          ArrayRef<AffineMap>{dims(aDims), dims(bDims), dims(cDims)},
+          iterators);
+      rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                                 generic.getRegion().end());
+      product = generic;
+    }
+    Value full = product->getResult(0);
+    if (dynamicM) {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < batch; ++d)
+        groups.push_back({d});
+      groups.push_back({batch, batch + 1});
+      groups.push_back({batch + 2});
+      full = tensor::CollapseShapeOp::create(rewriter, loc, full, groups);
+    }
+    // The [M, N] corner, into the original output.
+    SmallVector<OpFoldResult> offsets(batch + 2, index(0));
+    SmallVector<OpFoldResult> sizes = batchSizes;
+    sizes.append({mSize, index(n)});
+    SmallVector<OpFoldResult> strides(batch + 2, index(1));
+    Value corner = tensor::ExtractSliceOp::create(rewriter, loc, full, offsets,
+                                                  sizes, strides);
+    // On a zero-filled output the corner is the result: copied into the
+    // fill's destination, the fill dropped.
+    Value dest = c;
+    bool accumulate = true;
+    if (auto fill = c.getDefiningOp<linalg::FillOp>())
+      if (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+          fill->hasOneUse()) {
+        dest = fill.getOutputs()[0];
+        accumulate = false;
+      }
+    unsigned rank = batch + 2;
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto copy = linalg::GenericOp::create(
+        rewriter, loc, c.getType(), ValueRange{corner}, ValueRange{dest},
+        ArrayRef<AffineMap>{id, id}, parallel,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value v = args[0];
+          if (accumulate)
+            v = arith::AddFOp::create(nb, nloc, v, args[1]);
+          linalg::YieldOp::create(nb, nloc, v);
+        });
+    rewriter.replaceOp(op, copy.getResult(0));
+    return success();
   }
 };
 
@@ -318,6 +586,8 @@ static LogicalResult checkAccessesInBounds(linalg::LinalgOp op) {
 class QiMengPreparePass
     : public impl::QiMengPreparePassBase<QiMengPreparePass> {
 public:
+  using Base::Base;
+
   void runOnOperation() override {
     if (failed(checkDimIndices(getOperation())))
       return signalPassFailure();
@@ -332,6 +602,8 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand>(ctx);
+    if (padMatmuls)
+      patterns.add<PadMatmulToTiles>(ctx);
     GreedyRewriteConfig config;
     config.setMaxNumRewrites(10000);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -1,4 +1,8 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
+// RUN: qimeng-opt %s --split-input-file --qimeng-prepare=pad-matmuls=false | FileCheck %s --check-prefix=NOPAD
+// NOPAD-LABEL: func.func @pad_matmul_dynamic
+// NOPAD-NOT:   tensor.expand_shape
+// NOPAD:       linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<?x256xf32>, tensor<256x128xf32>)
 
 // linalg.softmax becomes linalg generics (max, exp-sum, divide).
 // CHECK-LABEL: func.func @softmax
@@ -112,4 +116,70 @@ func.func @pad_dynamic(%x: tensor<?x3x8xf32>) -> tensor<?x3x10xf32> {
     tensor.yield %zero : f32
   } : tensor<?x3x8xf32> to tensor<?x3x10xf32>
   return %p : tensor<?x3x10xf32>
+}
+
+// -----
+
+// A matmul the tiles do not divide (100 x 70 x 20): A and B padded with zeros
+// (gather generics) to 128 x 32 and 32 x 128, multiplied by a named matmul
+// into a fresh zero-filled tensor, the 100 x 70 corner copied into the
+// output (whose zero fill is dropped).
+// CHECK-LABEL: func.func @pad_matmul
+// CHECK-SAME:  %[[C:[a-z0-9]+]]: tensor<100x70xf32>
+// CHECK:       %[[AP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<128x32xf32>)
+// CHECK:       %[[BP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<32x128xf32>)
+// CHECK:       %[[Z:.+]] = linalg.fill {{.*}} -> tensor<128x128xf32>
+// CHECK:       %[[P:.+]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<128x32xf32>, tensor<32x128xf32>) outs(%[[Z]] : tensor<128x128xf32>)
+// CHECK:       %[[S:.+]] = tensor.extract_slice %[[P]][0, 0] [100, 70] [1, 1]
+// CHECK:       %[[R:.+]] = linalg.generic {{.*}} ins(%[[S]] : tensor<100x70xf32>) outs(%[[C]] : tensor<100x70xf32>)
+// CHECK-NEXT:  ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:    linalg.yield %[[IN]] : f32
+// CHECK:       return %[[R]]
+func.func @pad_matmul(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<100x20xf32>, tensor<20x70xf32>) outs(%f : tensor<100x70xf32>) -> tensor<100x70xf32>
+  return %0 : tensor<100x70xf32>
+}
+
+// -----
+
+// Accumulating into an output it does not fill: the corner is added.
+// CHECK-LABEL: func.func @pad_matmul_accumulate
+// CHECK:       linalg.matmul {{.*}} -> tensor<128x128xf32>
+// CHECK:       linalg.generic
+// CHECK:         arith.addf
+func.func @pad_matmul_accumulate(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<100x20xf32>, tensor<20x70xf32>) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
+  return %0 : tensor<100x70xf32>
+}
+
+// -----
+
+// A dynamic M: A padded to the next multiple of 64 rows and split into
+// (M / 64, 64) row tiles, a batch loop the weight is shared across.
+// CHECK-LABEL: func.func @pad_matmul_dynamic
+// CHECK:       %[[E:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2]] output_shape [%{{.+}}, 64, 256] : tensor<?x256xf32> into tensor<?x64x256xf32>
+// CHECK:       %[[P:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[E]], %{{.+}} : tensor<?x64x256xf32>, tensor<256x128xf32>)
+// CHECK:       %[[F:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2]] : tensor<?x64x128xf32> into tensor<?x128xf32>
+// CHECK:       tensor.extract_slice %[[F]][0, 0] [%{{.+}}, 128] [1, 1]
+func.func @pad_matmul_dynamic(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x256xf32>
+  %e = tensor.empty(%n) : tensor<?x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<?x256xf32>, tensor<256x128xf32>) outs(%f : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %0 : tensor<?x128xf32>
+}
+
+// -----
+
+// Tiles that divide, or the verifier's reference (pad-matmuls=false): left alone.
+// CHECK-LABEL: func.func @whole_tiles
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<128x64xf32>, tensor<64x64xf32>)
+func.func @whole_tiles(%a: tensor<128x64xf32>, %b: tensor<64x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
 }

@@ -51,10 +51,22 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     one per op). Tensor arguments used as an op's output (`outs`) are marked
     `bufferization.writable = true` (results are written there in place),
     all other tensor arguments `false` (inputs are never overwritten).
+
+    With `pad-matmuls` (the default), a matmul with f32 accumulation whose
+    sizes the matmul plans' tiles do not divide (777 x 555 x 1000, a dynamic
+    number of rows) is computed on zero-padded operands and its corner
+    copied into the output, so it keeps the fast plans; a dynamic M is split
+    into 64-row tiles along a batch loop. The verifier's references leave
+    it out (`pad-matmuls=false`).
   }];
+  let options = [
+    Option<"padMatmuls", "pad-matmuls", "bool", /*default=*/"true",
+           "Pad matmuls whose sizes the tiles do not divide">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def QiMengSplitReductionsPass
