@@ -157,19 +157,20 @@ FailureOr<std::string> ScriptBuilder::build() {
   if (steps >= 0)
     return "module attributes {transform.with_named_sequence} {\n" +
            sequence(kRealizeSequence, script) + "}\n";
-  // Targets tiled to warps without tensor cores are reductions shared by
-  // the lanes of each warp (distributeWarpReduction, between sequences).
+  // Targets tiled to warps without tensor cores are shared by the lanes of
+  // each warp: reductions and elementwise ops (distributeOverLanes, between
+  // sequences).
   for (const std::string &tag : tagOrder) {
     const TargetState &state = targets[tag];
     if (state.warpTile.empty() || !state.mmaShape.empty())
       continue;
     auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, tag));
-    if (!op || op.getNumReductionLoops() == 0)
+    if (!op)
       return plan.emitOpError()
              << "tiles '" << tag
-             << "' to warps, but it is neither computed on tensor cores (mma) "
-                "nor a reduction the lanes of a warp can share";
-    warpReductions.push_back(
+             << "' to warps, but it is not a linalg op the lanes of a warp "
+                "can share";
+    warpOps.push_back(
         {tag, state.fusedInto.empty() ? tag : state.fusedInto});
   }
   emitMapping();
@@ -195,5 +196,5 @@ mlir::qimeng::buildBuiltinScript(PlanOp plan, func::FuncOp kernel, int steps) {
     return failure();
   return BuiltinScript{std::move(*text), builder.takeUnrolls(),
                        builder.takePipelines(), builder.takeMmas(),
-                       builder.takeWarpReductions()};
+                       builder.takeWarpOps()};
 }

@@ -153,10 +153,10 @@ LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
                << "could not rewrite the contraction of '" << mma.getTarget()
                << "' as tensor-core instructions";
     }
-    for (auto &[tag, launchTag] : script->warpReductions) {
+    for (auto &[tag, launchTag] : script->warpOps) {
       gpu::LaunchOp launch = findTargetLaunch(kernel, launchTag);
-      if (!launch || failed(distributeWarpReduction(launch, tag)))
-        return plan.emitOpError() << "could not share the reduction of '" << tag
+      if (!launch || failed(distributeOverLanes(launch, tag)))
+        return plan.emitOpError() << "could not share the work of '" << tag
                                   << "' among the lanes of a warp";
     }
     for (PipelineStep &step : script->pipelines) {

@@ -336,6 +336,58 @@ getBufferTiles(linalg::LinalgOp op, OpOperand &operand,
   return tiles;
 }
 
+/// The number of blocks along each loop `tile` maps to blocks, in loop order
+/// (kDynamic for a dynamic loop).
+static SmallVector<int64_t> getGrid(linalg::LinalgOp op, ArrayRef<int64_t> tile) {
+  SmallVector<int64_t> blocks;
+  for (auto [range, size] : llvm::zip(op.getStaticLoopRanges(), tile))
+    if (size > 0)
+      blocks.push_back(ShapedType::isDynamic(range)
+                           ? ShapedType::kDynamic
+                           : llvm::divideCeil(range, size));
+  return blocks;
+}
+
+/// Fusion of two targets tiled to warps: the same grid, and every buffer one
+/// writes and the other uses taken in the same box by each block (what a
+/// block's warps write, only that block's warps read, after the barrier
+/// between the two).
+LogicalResult ScriptBuilder::emitWarpFuse(FuseOp op, TargetState &host,
+                                          TargetState &other,
+                                          linalg::LinalgOp hostOp,
+                                          linalg::LinalgOp otherOp,
+                                          bool isProducer) {
+  if (getGrid(hostOp, host.blockTile) != getGrid(otherOp, other.blockTile))
+    return op.emitOpError() << "fuses '" << op.getOp()
+                            << "' whose block grid differs from that of '"
+                            << op.getTarget() << "'";
+  llvm::SmallPtrSet<Value, 4> hostReads, hostWrites, otherReads, otherWrites;
+  getAccessedBuffers(hostOp, hostReads, hostWrites);
+  getAccessedBuffers(otherOp, otherReads, otherWrites);
+  auto boxOf = [](linalg::LinalgOp linalgOp, Value buffer,
+                  ArrayRef<int64_t> tile)
+      -> FailureOr<SmallVector<std::tuple<int64_t, int64_t, int64_t>>> {
+    for (OpOperand &operand : linalgOp->getOpOperands())
+      if (operand.get() == buffer)
+        return getBufferTiles(linalgOp, operand, tile);
+    return failure();
+  };
+  for (Value buffer : llvm::concat<Value>(hostWrites, otherWrites)) {
+    bool shared = (hostReads.contains(buffer) || hostWrites.contains(buffer)) &&
+                  (otherReads.contains(buffer) || otherWrites.contains(buffer));
+    if (!shared)
+      continue;
+    auto hostBox = boxOf(hostOp, buffer, host.blockTile);
+    auto otherBox = boxOf(otherOp, buffer, other.blockTile);
+    if (failed(hostBox) || failed(otherBox) || *hostBox != *otherBox)
+      return op.emitOpError()
+             << "fuses '" << op.getOp() << "' into '" << op.getTarget()
+             << "', but their blocks take different boxes of a buffer one of "
+                "them writes; blocks would race";
+  }
+  return emitFuseSibling(op, host, other, isProducer);
+}
+
 /// Fusion merges the fused op's block loop into the target's: the two must
 /// have the same grid, give each block the same box of the buffer that one
 /// writes and the other reads (so no block reads what another writes), and
@@ -372,6 +424,12 @@ LogicalResult ScriptBuilder::emitFuse(FuseOp op) {
     return op.emitOpError() << "fuses operations the built-in micro-coder "
                                "cannot tile (not linalg)";
   bool isProducer = op.getKind() == FuseKind::producer;
+  // Two targets tiled to warps (rows of a row-wise kernel): the thread
+  // mapping puts a barrier after each, so they may share any buffer whose
+  // box each block takes is the same on both sides.
+  if (!host.warpTile.empty() && !other.warpTile.empty() &&
+      host.mmaShape.empty() && other.mmaShape.empty())
+    return emitWarpFuse(op, host, other, hostOp, otherOp, isProducer);
   linalg::LinalgOp producer = isProducer ? otherOp : hostOp;
   linalg::LinalgOp consumer = isProducer ? hostOp : otherOp;
   const TargetState &producerState = isProducer ? other : host;
@@ -410,16 +468,7 @@ LogicalResult ScriptBuilder::emitFuse(FuseOp op) {
            << "differ on the buffer they share (or one is tiled to warps); "
               "tile both to threads first, with the same box per thread";
   // Grids: the same number of blocks along each mapped loop, in order.
-  auto grid = [](linalg::LinalgOp linalgOp, ArrayRef<int64_t> tile) {
-    SmallVector<int64_t> blocks;
-    for (auto [range, size] : llvm::zip(linalgOp.getStaticLoopRanges(), tile))
-      if (size > 0)
-        blocks.push_back(ShapedType::isDynamic(range)
-                             ? ShapedType::kDynamic
-                             : llvm::divideCeil(range, size));
-    return blocks;
-  };
-  if (grid(hostOp, host.blockTile) != grid(otherOp, other.blockTile))
+  if (getGrid(hostOp, host.blockTile) != getGrid(otherOp, other.blockTile))
     return op.emitOpError() << "fuses '" << op.getOp()
                             << "' whose block grid differs from that of '"
                             << op.getTarget() << "'";
@@ -441,9 +490,26 @@ LogicalResult ScriptBuilder::emitFuse(FuseOp op) {
            << "fuses '" << op.getOp() << "' into '" << op.getTarget()
            << "', but one writes a buffer the other also "
               "uses; blocks would race";
+  return emitFuseSibling(op, host, other, isProducer);
+}
+
+LogicalResult ScriptBuilder::emitFuseSibling(FuseOp op, TargetState &host,
+                                             TargetState &other,
+                                             bool isProducer) {
   // The loop placed first in the fused body goes in as `target`.
   std::string first = isProducer ? other.blockHandle : host.blockHandle;
   std::string second = isProducer ? host.blockHandle : other.blockHandle;
+  // Dynamic grids: their trip counts are read off different buffers (an
+  // input, a temporary sized from it); folded and deduplicated, they are
+  // the same value, which fusion needs.
+  if (host.dynamicGrid || other.dynamicGrid) {
+    std::string k = matchKernel();
+    os << llvm::formatv("    transform.apply_patterns to {0} {{\n"
+                        "      transform.apply_patterns.canonicalization\n"
+                        "    } : !transform.any_op\n"
+                        "    transform.apply_cse to {0} : !transform.any_op\n",
+                        k);
+  }
   std::string fused = fresh("fused");
   os << llvm::formatv("    {0} = transform.loop.fuse_sibling {1} into {2} : "
                       "(!transform.any_op, !transform.any_op) -> "

@@ -103,9 +103,10 @@ public:
   SmallVector<PipelineStep> takePipelines() { return std::move(pipelines); }
   /// The mma actions the script prepares (unrolled to the instruction shape).
   SmallVector<MmaOp> takeMmas() { return std::move(mmas); }
-  /// The warp reductions (target tag, tag of its launch).
-  SmallVector<std::pair<std::string, std::string>> takeWarpReductions() {
-    return std::move(warpReductions);
+  /// The targets whose lanes share the work of each warp (target tag, tag
+  /// of its launch).
+  SmallVector<std::pair<std::string, std::string>> takeWarpOps() {
+    return std::move(warpOps);
   }
 
 private:
@@ -166,6 +167,11 @@ private:
   LogicalResult emitPipeline(PipelineOp op);
   LogicalResult emitMma(MmaOp op);
   LogicalResult emitFuse(FuseOp op);
+  LogicalResult emitWarpFuse(FuseOp op, TargetState &host, TargetState &other,
+                             linalg::LinalgOp hostOp, linalg::LinalgOp otherOp,
+                             bool isProducer);
+  LogicalResult emitFuseSibling(FuseOp op, TargetState &host,
+                                TargetState &other, bool isProducer);
   void emitMapping();
   void emitLowering();
   void emitPipelining();
@@ -185,7 +191,7 @@ private:
   SmallVector<UnrollOp> unrolls;
   SmallVector<PipelineStep> pipelines;
   SmallVector<MmaOp> mmas;
-  SmallVector<std::pair<std::string, std::string>> warpReductions;
+  SmallVector<std::pair<std::string, std::string>> warpOps;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
   SmallVector<std::string> tagOrder;

@@ -35,7 +35,9 @@ mlir::qimeng::getWarpReductionKind(linalg::LinalgOp op) {
   if (!combiner || combiner->getNumResults() != 1)
     return std::nullopt;
   Type type = combiner->getResult(0).getType();
-  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+  if (!type.isIntOrFloat() || (type.getIntOrFloatBitWidth() != 32 &&
+                                type.getIntOrFloatBitWidth() != 64 &&
+                                type.getIntOrFloatBitWidth() != 16))
     return std::nullopt;
   using Kind = gpu::AllReduceOperation;
   return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
@@ -69,6 +71,45 @@ static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
   return indices;
 }
 
+/// The value of `value` (an integer or float of 8 to 64 bits) in the lane
+/// whose id is this lane's xor `offset`: 32-bit shuffles, a narrower value
+/// widened for it, a 64-bit one in two halves.
+static Value shuffleXor(OpBuilder &b, Location loc, Value value,
+                        int64_t offset) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  Value off = arith::ConstantIntOp::create(b, loc, i32, offset);
+  Value width = arith::ConstantIntOp::create(b, loc, i32, qimeng::kWarpSize);
+  auto shuffle = [&](Value word) {
+    return gpu::ShuffleOp::create(b, loc, word, off, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  Type asInt = b.getIntegerType(bits);
+  Value raw = type == asInt ? value : arith::BitcastOp::create(b, loc, asInt, value);
+  Value moved;
+  if (bits == 64) {
+    Value lo = arith::TruncIOp::create(b, loc, i32, raw);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(
+            b, loc, raw, arith::ConstantIntOp::create(b, loc, asInt, 32)));
+    Value lo2 = arith::ExtUIOp::create(b, loc, asInt, shuffle(lo));
+    Value hi2 = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, asInt, shuffle(hi)),
+        arith::ConstantIntOp::create(b, loc, asInt, 32));
+    moved = arith::OrIOp::create(b, loc, lo2, hi2);
+  } else if (bits < 32) {
+    moved = arith::TruncIOp::create(
+        b, loc, asInt,
+        shuffle(arith::ExtUIOp::create(b, loc, i32, raw)));
+  } else {
+    moved = shuffle(raw);
+  }
+  return type == asInt ? moved : arith::BitcastOp::create(b, loc, type, moved);
+}
+
 LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
                                                     StringRef tag) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
@@ -82,7 +123,7 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
     return op->emitOpError()
            << "cannot be reduced by the lanes of a warp: it needs one output, "
               "one reduction loop and a single add, mul, min or max combiner "
-              "on 32-bit values";
+              "on 16-, 32- or 64-bit values";
   for (OpOperand &operand : op->getOpOperands())
     if (isa<ShapedType>(operand.get().getType()) &&
         !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
@@ -138,8 +179,23 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
         scf::YieldOp::create(nb, nloc, mapping.lookupOrDefault(yielded));
       });
   Value partial = loop.getResult(0);
-  Value total =
-      gpu::SubgroupReduceOp::create(b, loc, partial, *kind, /*uniform=*/true);
+  // 32-bit values: a subgroup reduction, lowered to shuffles below; 16- and
+  // 64-bit ones (which that lowering does not take): the butterfly here,
+  // with the op's own combiner.
+  Value total;
+  if (partial.getType().getIntOrFloatBitWidth() == 32) {
+    total = gpu::SubgroupReduceOp::create(b, loc, partial, *kind,
+                                          /*uniform=*/true);
+  } else {
+    total = partial;
+    for (int64_t offset = 1; offset < kWarpSize; offset *= 2) {
+      Value other = shuffleXor(b, loc, total, offset);
+      IRMapping step;
+      step.map(output, total);
+      step.map(reduced, other);
+      total = b.clone(*combiner, step)->getResult(0);
+    }
+  }
   // Lane 0 folds the warp's total into the output element.
   OpOperand *init0 = op.getDpsInitOperand(0);
   SmallVector<Value> outIndices = getIndices(op, *init0, zero, zero);
@@ -165,4 +221,100 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
     return launch.emitOpError()
            << "did not converge while lowering warp reductions to shuffles";
   return success();
+}
+
+LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
+                                                      StringRef tag) {
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
+  if (!op)
+    return launch.emitOpError()
+           << "holds no linalg operation tagged '" << tag << "'";
+  if (op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics() ||
+      op->getNumRegions() != 1)
+    return op->emitOpError() << "cannot be shared by the lanes of a warp: it "
+                                "needs buffers and no reduction loop";
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<ShapedType>(operand.get().getType()) &&
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return op->emitOpError() << "cannot be shared by the lanes of a warp: "
+                                  "an operand is not indexed by a projected "
+                                  "permutation of the loops";
+  // The loop the lanes stride: the innermost one that is not of one
+  // iteration; every other must have one.
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  std::optional<unsigned> strided;
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    if (extent == 1)
+      continue;
+    if (strided)
+      return op->emitOpError()
+             << "cannot be shared by the lanes of a warp: loops " << *strided
+             << " and " << i << " have more than one iteration per warp; "
+             << "the warp tile must leave one loop at most";
+    strided = i;
+  }
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
+                                     b.getIndexAttr(kWarpSize));
+  // One iteration of the op at index `at` of the strided loop: loads, the
+  // body, stores.
+  Block *body = op.getBlock();
+  auto emitIteration = [&](OpBuilder &nb, Location nloc, Value at) {
+    auto indices = [&](OpOperand &operand) {
+      SmallVector<Value> result;
+      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
+        unsigned loop = cast<AffineDimExpr>(e).getPosition();
+        result.push_back(strided && loop == *strided ? at : zero);
+      }
+      return result;
+    };
+    IRMapping mapping;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      // Inputs are loaded; outputs too when the body reads them.
+      bool isInit = op.isDpsInit(&operand);
+      if (isa<MemRefType>(value.getType()) &&
+          (!isInit || op.payloadUsesValueFromOperand(&operand)))
+        value = memref::LoadOp::create(nb, nloc, value, indices(operand));
+      if (!isInit || op.payloadUsesValueFromOperand(&operand))
+        mapping.map(op.getMatchingBlockArgument(&operand), value);
+    }
+    for (Operation &inner : body->without_terminator())
+      nb.clone(inner, mapping);
+    for (auto [init, yielded] : llvm::zip(op.getDpsInitsMutable(),
+                                          body->getTerminator()->getOperands()))
+      memref::StoreOp::create(nb, nloc, mapping.lookupOrDefault(yielded),
+                              init.get(), indices(init));
+  };
+  if (strided) {
+    SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+    Value extent =
+        getValueOrCreateConstantIndexOp(b, loc, ranges[*strided].size);
+    Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+    scf::ForOp::create(b, loc, lane, extent, warpSize, ValueRange{},
+                       [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+                         emitIteration(nb, nloc, j);
+                         scf::YieldOp::create(nb, nloc);
+                       });
+  } else {
+    Value isLane0 =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+    scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
+      emitIteration(nb, nloc, zero);
+      scf::YieldOp::create(nb, nloc);
+    });
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult mlir::qimeng::distributeOverLanes(gpu::LaunchOp launch,
+                                                StringRef tag) {
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
+  if (op && op.getNumReductionLoops() == 0)
+    return distributeWarpElementwise(launch, tag);
+  return distributeWarpReduction(launch, tag);
 }

@@ -28,8 +28,8 @@ inline constexpr llvm::StringLiteral kRealizeSequence = "__qimeng_realize";
 /// Entry point of the second sequence (only when the whole plan is applied):
 /// multi-buffering and asynchronous copies for pipelined loops, and the
 /// lowering of vectors to 1-D. The caller runs convertToMmaSync on the
-/// launch of each mma target, distributeWarpReduction on each warp
-/// reduction and hoistStageBuffers on each pipelined loop before it.
+/// launch of each mma target, distributeOverLanes on each other target tiled
+/// to warps and hoistStageBuffers on each pipelined loop before it.
 inline constexpr llvm::StringLiteral kLowerSequence = "__qimeng_lower";
 /// Entry point of the third sequence: software pipelining, and shared buffers
 /// as globals.
@@ -46,10 +46,10 @@ struct BuiltinScript {
   /// The mma actions: after the first sequence, the caller rewrites each
   /// target's launch with convertToMmaSync.
   SmallVector<MmaOp> mmas;
-  /// Targets tiled to warps without mma: reductions the caller distributes
-  /// over the lanes (distributeWarpReduction), as (target tag, tag of the
-  /// launch it runs in).
-  SmallVector<std::pair<std::string, std::string>> warpReductions;
+  /// Targets tiled to warps without mma: reductions and elementwise ops the
+  /// caller distributes over the lanes (distributeOverLanes), as (target
+  /// tag, tag of the launch it runs in).
+  SmallVector<std::pair<std::string, std::string>> warpOps;
 };
 
 /// Attribute naming the serial loops that reduction tiles make.

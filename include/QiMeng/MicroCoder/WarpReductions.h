@@ -3,7 +3,8 @@
 // A reduction tiled to warps (one output element per warp) is computed by the
 // warp's 32 lanes together: each lane folds a strided slice of the reduction
 // loop (coalesced reads), then the lanes combine their partial results with
-// shuffles (gpu.subgroup_reduce).
+// shuffles (gpu.subgroup_reduce). An elementwise op tiled to warps (a row per
+// warp) is shared the same way, the lanes striding over the row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +23,8 @@ inline constexpr int64_t kWarpSize = 32;
 
 /// The lane-combining operation of `op`'s reduction, when `op` has one
 /// output, one reduction loop and a body that folds its inputs into the
-/// output with a single associative combiner on 32-bit scalars (add, mul,
-/// min, max); std::nullopt otherwise.
+/// output with a single associative combiner (add, mul, min, max) on 16-,
+/// 32- or 64-bit scalars; std::nullopt otherwise.
 std::optional<gpu::AllReduceOperation>
 getWarpReductionKind(linalg::LinalgOp op);
 
@@ -32,6 +33,17 @@ getWarpReductionKind(linalg::LinalgOp op);
 /// subgroup reduction lowered to shuffles, and a store by lane 0. Emits an
 /// error and fails when the op is missing or does not qualify.
 LogicalResult distributeWarpReduction(gpu::LaunchOp launch, StringRef tag);
+
+/// Rewrites the elementwise linalg op tagged `tag` in `launch` (after tiling
+/// to warps: every loop but the innermost has one iteration) so the warp's
+/// lanes share it: lane l computes the innermost loop's iterations l, l +
+/// 32, ... (coalesced), or, with no innermost loop left, lane 0 computes the
+/// one element. Emits an error and fails when the op does not qualify.
+LogicalResult distributeWarpElementwise(gpu::LaunchOp launch, StringRef tag);
+
+/// distributeWarpReduction for a reduction, distributeWarpElementwise for
+/// an op without reduction loops.
+LogicalResult distributeOverLanes(gpu::LaunchOp launch, StringRef tag);
 
 } // namespace mlir::qimeng
 

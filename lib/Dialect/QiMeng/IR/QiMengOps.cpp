@@ -586,6 +586,23 @@ static bool feeds(Operation *producer, Operation *consumer) {
   return false;
 }
 
+/// Returns true if `producer` feeds `consumer` directly or through ops of
+/// their block in between (a row-wise kernel's fill feeds the reduction that
+/// feeds the final elementwise op).
+static bool feedsTransitively(Operation *producer, Operation *consumer) {
+  if (feeds(producer, consumer))
+    return true;
+  if (producer->getBlock() != consumer->getBlock() ||
+      !producer->isBeforeInBlock(consumer))
+    return false;
+  SmallVector<Operation *> reached = {producer};
+  for (Operation *op = producer->getNextNode(); op && op != consumer;
+       op = op->getNextNode())
+    if (llvm::any_of(reached, [&](Operation *r) { return feeds(r, op); }))
+      reached.push_back(op);
+  return llvm::any_of(reached, [&](Operation *r) { return feeds(r, consumer); });
+}
+
 LogicalResult FuseOp::verifyAgainstPayload(Operation *payload,
                                            TagLookup lookup) {
   Operation *other = lookup(getOp());
@@ -598,7 +615,7 @@ LogicalResult FuseOp::verifyAgainstPayload(Operation *payload,
   bool isProducer = getKind() == FuseKind::producer;
   Operation *producer = isProducer ? other : payload;
   Operation *consumer = isProducer ? payload : other;
-  if (!feeds(producer, consumer))
+  if (!feedsTransitively(producer, consumer))
     return emitOpError() << "fuses '" << getOp() << "' as a "
                          << stringifyFuseKind(getKind()) << " of '"
                          << getTarget() << "', but '"

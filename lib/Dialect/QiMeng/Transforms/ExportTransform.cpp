@@ -296,7 +296,7 @@ private:
     FailureOr<BuiltinScript> script = buildBuiltinScript(plan, kernel, -1);
     if (failed(script))
       return failure();
-    k.complete = script->mmas.empty() && script->warpReductions.empty() &&
+    k.complete = script->mmas.empty() && script->warpOps.empty() &&
                  script->pipelines.empty();
     if (!k.complete)
       plan.emitWarning()

@@ -11,6 +11,7 @@
 #include "QiMeng/MicroCoder/WarpReductions.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/OpFamily.h"
+#include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -37,6 +38,9 @@ constexpr int64_t kMinWarpReductionExtent = 128;
 /// Block tile (M and N) and K step of the tensor-core matmul plan.
 constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
+/// Fewest rows a row group (RowGroups.h) takes as one kernel, a warp per row:
+/// 16 warps per SM of a 132-SM GPU.
+constexpr int64_t kMinRowGroupRows = 2112;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
@@ -203,6 +207,11 @@ public:
   /// a SIMT matmul with tiles `t`.
   LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
                           const SimtMatmulTiles &t);
+  /// Appends the actions of an op of a row group: its rows per block, a
+  /// row per warp (the fusions come after every op's actions).
+  LogicalResult planRowGroupMember(OpBuilder &b, Location loc,
+                                   linalg::LinalgOp op, StringRef tag,
+                                   const RowGroup &group);
 
   const TargetProfile &getTarget() const { return target; }
 
@@ -299,6 +308,51 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
                  TileLevel::thread, nullptr);
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   return success();
+}
+
+/// A row group's op: the leading rows one per block, the last row dimension
+/// in blocks of up to 8 rows (the largest power of two that divides it; one
+/// when it is dynamic), one row per warp; along the row (the last loop, if
+/// the op has one) neither tiled nor mapped: the warp's lanes stride over it.
+LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
+                                          linalg::LinalgOp op, StringRef tag,
+                                          const RowGroup &group) {
+  unsigned rowLoops = group.rows.size();
+  int64_t lastRows = group.rows.back();
+  int64_t rowsPerBlock =
+      ShapedType::isDynamic(lastRows)
+          ? 1
+          : std::min<int64_t>(kWarpsPerReductionBlock,
+                              int64_t(1) << llvm::countr_zero(
+                                  static_cast<uint64_t>(lastRows)));
+  SmallVector<int64_t> blockTile(op.getNumLoops(), 0);
+  SmallVector<int64_t> warpTile(op.getNumLoops(), 0);
+  for (unsigned i = 0; i < rowLoops; ++i)
+    blockTile[i] = 1;
+  blockTile[rowLoops - 1] = rowsPerBlock;
+  warpTile[rowLoops - 1] = 1;
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile),
+                 TileLevel::warp, nullptr);
+  return success();
+}
+
+/// Whether the dynamic rows of `group` all come from one function argument
+/// (the others are temporaries sized from it): fusing the ops' block loops
+/// needs their trip counts to be one value, which two arguments' sizes are
+/// not, however the IR relates them (an output argument beside its input).
+bool hasOneRowSource(const RowGroup &group) {
+  if (llvm::none_of(group.rows, ShapedType::isDynamic))
+    return true;
+  llvm::SmallPtrSet<Value, 2> arguments;
+  for (linalg::LinalgOp op : group.ops)
+    for (Value operand : op->getOperands()) {
+      auto type = dyn_cast<ShapedType>(operand.getType());
+      if (isa<BlockArgument>(operand) && type && !type.hasStaticShape())
+        arguments.insert(operand);
+    }
+  return arguments.size() <= 1;
 }
 
 /// An op fused into the block loops of a matmul.
@@ -710,12 +764,46 @@ private:
           .getValue();
     };
     llvm::DenseMap<Operation *, Fusion> fusions;
-    if (!naive)
+    SmallVector<RowGroup> rowGroups;
+    llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
+    if (!naive) {
       fusions = findFusions(roots, planner.getTarget());
+      // Matmuls keep their own plans.
+      llvm::SmallPtrSet<Operation *, 8> fused;
+      for (auto &[op, fusion] : fusions) {
+        fused.insert(op);
+        fused.insert(fusion.host);
+      }
+      for (linalg::LinalgOp op : roots)
+        if (getMatmulPath(op) != MatmulPath::None)
+          fused.insert(op);
+      rowGroups = findRowGroups(
+          roots,
+          [](linalg::LinalgOp op) {
+            return getWarpReductionKind(op).has_value();
+          },
+          fused);
+      // A warp per row needs rows enough to keep the GPU's memory busy (16
+      // warps per SM); fewer, longer rows are split across warps instead
+      // (qimeng-split-reductions) and planned op by op.
+      llvm::erase_if(rowGroups, [&](const RowGroup &group) {
+        int64_t rows = 1;
+        for (int64_t r : group.rows)
+          rows *= ShapedType::isDynamic(r) ? kMinRowGroupRows : r;
+        return rows < kMinRowGroupRows || !hasOneRowSource(group);
+      });
+      for (const RowGroup &group : rowGroups)
+        for (linalg::LinalgOp op : group.ops)
+          rowGroupOf[op] = &group;
+    }
     for (linalg::LinalgOp op : roots) {
       auto fusion = fusions.find(op);
+      auto row = rowGroupOf.find(op);
       LogicalResult planned =
-          fusion == fusions.end()
+          row != rowGroupOf.end()
+              ? planner.planRowGroupMember(builder, op.getLoc(), op, tagOf(op),
+                                           *row->second)
+          : fusion == fusions.end()
               ? planner.plan(builder, op.getLoc(), op, tagOf(op))
               : planner.planFused(builder, op.getLoc(), tagOf(op),
                                   getSimtMatmulTiles(
@@ -733,6 +821,15 @@ private:
       if (auto fusion = fusions.find(op); fusion != fusions.end())
         FuseOp::create(builder, op.getLoc(), tagOf(fusion->second.host),
                        fusion->second.kind, tagOf(op));
+    // A row group runs in the block loop of its last op, the others placed
+    // before it in program order (fused last to first).
+    for (const RowGroup &group : rowGroups) {
+      linalg::LinalgOp host = group.ops.back();
+      for (linalg::LinalgOp op : llvm::reverse(
+               ArrayRef<linalg::LinalgOp>(group.ops).drop_back()))
+        FuseOp::create(builder, op.getLoc(), tagOf(host), FuseKind::producer,
+                       tagOf(op));
+    }
     return success();
   }
 };

@@ -112,7 +112,30 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
   }
 };
 
-/// Fuses an elementwise producer with one use into its consumer generic.
+/// Whether an elementwise producer may be fused into each of its users: it
+/// has one, or a few (up to 3) that are all generics it can be fused into,
+/// so it is recomputed in each instead of written out whole and read back
+/// (a softmax's exp(x - max), which the sum and the division both read).
+static bool isFusableEverywhere(Operation *producer) {
+  if (producer->hasOneUse())
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      producer->getNumResults() != 1)
+    return false;
+  unsigned uses = 0;
+  for (OpOperand &use : producer->getResult(0).getUses()) {
+    auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!user || ++uses > 3 || !linalg::areElementwiseOpsFusable(&use))
+      return false;
+    Family family = classify(user);
+    if (family == Family::Matmul || family == Family::Contraction)
+      return false;
+  }
+  return true;
+}
+
+/// Fuses an elementwise producer into its consumer generics.
 /// (Upstream's populateElementwiseOpsFusionPatterns would also replace unused
 /// `outs` with tensor.empty, which breaks destination-passing kernels.)
 struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
@@ -127,13 +150,32 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(consumer, "a contraction");
     for (OpOperand &operand : consumer->getOpOperands()) {
       Operation *producer = operand.get().getDefiningOp();
-      if (!producer || !producer->hasOneUse() ||
+      if (!producer || !isFusableEverywhere(producer) ||
           !linalg::areElementwiseOpsFusable(&operand))
         continue;
+      // A producer with other users: this consumer fuses a copy of it,
+      // the others keep the original (fused into them in turn).
+      Operation *original = producer;
+      if (!producer->hasOneUse()) {
+        rewriter.setInsertionPoint(consumer);
+        producer = rewriter.clone(*producer);
+        rewriter.modifyOpInPlace(consumer, [&] {
+          operand.set(
+              producer->getResult(cast<OpResult>(operand.get()).getResultNumber()));
+        });
+      }
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, &operand);
-      if (failed(fused))
+      if (failed(fused)) {
+        if (producer != original) {
+          rewriter.modifyOpInPlace(consumer, [&] {
+            operand.set(original->getResult(
+                cast<OpResult>(operand.get()).getResultNumber()));
+          });
+          rewriter.eraseOp(producer);
+        }
         continue;
+      }
       for (auto [original, replacement] : fused->replacements)
         rewriter.replaceAllUsesExcept(original, replacement, fused->fusedOp);
       rewriter.eraseOp(consumer);

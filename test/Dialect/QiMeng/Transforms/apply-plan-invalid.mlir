@@ -388,13 +388,14 @@ module {
 // -----
 
 func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  // expected-error @+1 {{cannot be shared by the lanes of a warp: loops 0 and 1 have more than one iteration per warp; the warp tile must leave one loop at most}}
   linalg.add {qimeng.tag = "add"} ins(%A, %A : memref<64x64xf32>, memref<64x64xf32>) outs(%B : memref<64x64xf32>)
   return
 }
-// expected-error @+1 {{tiles 'add' to warps, but it is neither computed on tensor cores (mma) nor a reduction the lanes of a warp can share}}
+// expected-error @+1 {{could not share the work of 'add' among the lanes of a warp}}
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "add" [8, 64] to block
-  qimeng.tile "add" [1, 64] to warp
+  qimeng.tile "add" [2, 64] to warp
 }
 
 // -----
@@ -411,7 +412,7 @@ func.func @m(%X: memref<64x256xf32>, %Y: memref<64xf32>) {
   }
   return
 }
-// expected-error @+1 {{could not share the reduction of 'r' among the lanes of a warp}}
+// expected-error @+1 {{could not share the work of 'r' among the lanes of a warp}}
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "r" [8, 0] to block
   qimeng.tile "r" [2, 0] to warp
@@ -422,7 +423,7 @@ qimeng.plan @m provenance "builtin" {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @m(%X: memref<64x256xf32>, %Y: memref<64xf32>) {
-  // expected-error @+1 {{cannot be reduced by the lanes of a warp: it needs one output, one reduction loop and a single add, mul, min or max combiner on 32-bit values}}
+  // expected-error @+1 {{cannot be reduced by the lanes of a warp: it needs one output, one reduction loop and a single add, mul, min or max combiner on 16-, 32- or 64-bit values}}
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
       ins(%X : memref<64x256xf32>) outs(%Y : memref<64xf32>) attrs = {qimeng.tag = "r"} {
   ^bb0(%x: f32, %acc: f32):
@@ -431,7 +432,7 @@ func.func @m(%X: memref<64x256xf32>, %Y: memref<64xf32>) {
   }
   return
 }
-// expected-error @+1 {{could not share the reduction of 'r' among the lanes of a warp}}
+// expected-error @+1 {{could not share the work of 'r' among the lanes of a warp}}
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "r" [8, 0] to block
   qimeng.tile "r" [1, 0] to warp

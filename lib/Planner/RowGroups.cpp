@@ -1,0 +1,138 @@
+//===- RowGroups.cpp - Row-wise kernels from several ops ------------------===//
+
+#include "QiMeng/Planner/RowGroups.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// How an op takes part in a row group.
+struct RowShape {
+  SmallVector<int64_t> rows;
+  /// The row length, when the op has a loop along the row (its last).
+  std::optional<int64_t> rowLength;
+  bool reduces = false;
+};
+
+/// Whether every operand of `op` is indexed by its loops in loop order (a
+/// projected permutation without transposition), so each block takes the
+/// same box of a buffer whichever op of the group touches it.
+bool hasOrderedRows(linalg::LinalgOp op, unsigned /*rowLoops*/) {
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isProjectedPermutation())
+      return false;
+    for (unsigned i = 1; i < map.getNumResults(); ++i)
+      if (map.getDimPosition(i) <= map.getDimPosition(i - 1))
+        return false;
+  }
+  return true;
+}
+
+/// The op's shape in a group: an op over the rows and along them (a
+/// reduction the lanes of a warp share, or an elementwise op), or an
+/// elementwise op over the rows alone; std::nullopt otherwise.
+std::optional<RowShape>
+getRowShape(linalg::LinalgOp op,
+            llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible) {
+  unsigned loops = op.getNumLoops();
+  if (loops == 0 || op.getNumDpsInits() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  RowShape shape;
+  if (op.getNumReductionLoops() == 1 &&
+      iterators.back() == utils::IteratorType::reduction) {
+    if (loops < 2 || !isLaneReducible(op))
+      return std::nullopt;
+    shape.reduces = true;
+    shape.rows.assign(bounds.begin(), bounds.end() - 1);
+    shape.rowLength = bounds.back();
+  } else if (op.getNumReductionLoops() == 0) {
+    // Over the rows alone (one value per row), or over rows and along
+    // them: which one is known once the group's rows are.
+    shape.rows.assign(bounds.begin(), bounds.end());
+  } else {
+    return std::nullopt;
+  }
+  return shape;
+}
+
+} // namespace
+
+SmallVector<RowGroup> mlir::qimeng::findRowGroups(
+    ArrayRef<linalg::LinalgOp> roots,
+    llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,
+    const llvm::SmallPtrSetImpl<Operation *> &excluded) {
+  // Candidates and their shapes.
+  llvm::DenseMap<Operation *, RowShape> shapes;
+  for (linalg::LinalgOp op : roots)
+    if (!excluded.contains(op))
+      if (std::optional<RowShape> shape = getRowShape(op, isLaneReducible))
+        shapes[op] = *shape;
+  // Groups grow from each reduction through data flow (SSA values on
+  // tensors, shared buffers on memrefs) to ops with the same rows.
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  SmallVector<RowGroup> groups;
+  for (linalg::LinalgOp seed : roots) {
+    auto it = shapes.find(seed);
+    if (it == shapes.end() || !it->second.reduces || groupOf.count(seed))
+      continue;
+    RowGroup group;
+    group.rows = it->second.rows;
+    group.rowLength = *it->second.rowLength;
+    unsigned index = groups.size();
+    // Whether `op` fits the group: its loops are the rows, or the rows and
+    // the row length.
+    auto fits = [&](Operation *op) {
+      auto found = shapes.find(op);
+      if (found == shapes.end() || groupOf.count(op))
+        return false;
+      const RowShape &s = found->second;
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      if (s.reduces)
+        return s.rows == group.rows && s.rowLength == group.rowLength &&
+               hasOrderedRows(linalgOp, group.rows.size());
+      ArrayRef<int64_t> loops = s.rows;
+      if (loops == ArrayRef<int64_t>(group.rows))
+        return hasOrderedRows(linalgOp, group.rows.size());
+      return loops.size() == group.rows.size() + 1 &&
+             loops.drop_back() == ArrayRef<int64_t>(group.rows) &&
+             loops.back() == group.rowLength &&
+             hasOrderedRows(linalgOp, group.rows.size());
+    };
+    SmallVector<Operation *> worklist = {seed};
+    groupOf[seed] = index;
+    llvm::SmallPtrSet<Operation *, 8> members = {seed};
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      SmallVector<Operation *> neighbours;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          neighbours.push_back(def);
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers())
+          neighbours.push_back(user);
+      for (Operation *next : neighbours)
+        if (fits(next)) {
+          groupOf[next] = index;
+          members.insert(next);
+          worklist.push_back(next);
+        }
+    }
+    for (linalg::LinalgOp op : roots)
+      if (members.contains(op))
+        group.ops.push_back(op);
+    groups.push_back(std::move(group));
+  }
+  // Worth a kernel: two ops or more and rows of 32 elements or more.
+  SmallVector<RowGroup> worth;
+  for (RowGroup &group : groups)
+    if (group.ops.size() >= 2 &&
+        (ShapedType::isDynamic(group.rowLength) || group.rowLength >= 32) &&
+        !group.rows.empty())
+      worth.push_back(std::move(group));
+  return worth;
+}

@@ -1,0 +1,62 @@
+// RUN: qimeng-opt %s --split-input-file --qimeng-prepare --qimeng-plan | FileCheck %s
+
+// A softmax over 4096 rows: its five ops (fills, max and sum reductions, the
+// division; exp(x - max) is recomputed in the sum and the division rather than
+// written out) take 8 rows per block and a row per warp, and run as one
+// kernel in the block loop of the last op.
+// CHECK-LABEL: qimeng.plan @softmax provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "fill0" [8] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1] to warp
+// CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
+// CHECK:         qimeng.tile "elementwise0" [8, 0] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 0] to warp
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction1"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "fill1"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction0"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "fill0"
+// CHECK-NEXT:  }
+func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
+  %e = tensor.empty() : tensor<4096x1000xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<4096x1000xf32>) outs(%e : tensor<4096x1000xf32>) -> tensor<4096x1000xf32>
+  return %0 : tensor<4096x1000xf32>
+}
+
+// -----
+
+// A dynamic number of rows read off one argument (the temporaries and the
+// result sized from it): one kernel, a row per block.
+// CHECK-LABEL: qimeng.plan @dynamic_rows provenance "builtin" {
+// CHECK:         qimeng.tile "reduction0" [1, 0] to block
+// CHECK:         qimeng.fuse
+func.func @dynamic_rows(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x1000xf32>
+  %e = tensor.empty(%n) : tensor<?x1000xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<?x1000xf32>) outs(%e : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+  return %0 : tensor<?x1000xf32>
+}
+
+// -----
+
+// The same with the output an argument: its rows and the input's cannot be
+// shown to be one value, so the ops keep kernels of their own.
+// CHECK-LABEL: qimeng.plan @dynamic_rows_outarg provenance "builtin" {
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+func.func @dynamic_rows_outarg(%x: tensor<?x1000xf32>, %y: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<?x1000xf32>) outs(%y : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+  return %0 : tensor<?x1000xf32>
+}
+
+// -----
+
+// Few rows (16): no row group; the reductions keep their own plans.
+// CHECK-LABEL: qimeng.plan @few_rows provenance "builtin" {
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+func.func @few_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
+  %e = tensor.empty() : tensor<16x1000xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<16x1000xf32>) outs(%e : tensor<16x1000xf32>) -> tensor<16x1000xf32>
+  return %0 : tensor<16x1000xf32>
+}
