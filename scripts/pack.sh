@@ -89,7 +89,7 @@ cp -r test/Integration/GPU "$root/test/Integration/"
 mkdir -p "$root/bench"
 cp -r bench/problems bench/*.py bench/bench.sh "$root/bench/"
 mkdir -p "$root/bench/corpus"
-cp bench/corpus/*.py "$root/bench/corpus/"
+cp bench/corpus/*.py bench/corpus/*.sh "$root/bench/corpus/"
 # The loopback LLM server the GPU micro-coding test scripts.
 mkdir -p "$root/test/LLM"
 cp test/LLM/fake_llm_server.py "$root/test/LLM/"
