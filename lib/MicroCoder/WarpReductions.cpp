@@ -56,6 +56,20 @@ mlir::qimeng::getWarpReductionKind(linalg::LinalgOp op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// Clones the body of `op` (but its terminator) at `b` with `mapping`, each
+/// linalg.index of loop d replaced by `indexOf(d)` (the op's loops becoming
+/// a lane's loop, or one iteration).
+static void cloneBody(OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
+                      function_ref<Value(unsigned)> indexOf) {
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), indexOf(index.getDim()));
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+}
+
 /// Indices of operand `operand` of `op` at loop position `reductionIndex`
 /// of the reduction loop (every parallel loop at 0).
 static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
@@ -147,7 +161,7 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
   Location loc = op.getLoc();
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
   Value extent =
       getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
@@ -173,8 +187,9 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
           mapping.map(op.getMatchingBlockArgument(input), value);
         }
         mapping.map(output, acc.front());
-        for (Operation &inner : body->without_terminator())
-          nb.clone(inner, mapping);
+        cloneBody(nb, op, mapping, [&](unsigned dim) {
+          return dim == reductionLoop ? k : zero;
+        });
         Value yielded = body->getTerminator()->getOperand(0);
         scf::YieldOp::create(nb, nloc, mapping.lookupOrDefault(yielded));
       });
@@ -282,8 +297,9 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
       if (!isInit || op.payloadUsesValueFromOperand(&operand))
         mapping.map(op.getMatchingBlockArgument(&operand), value);
     }
-    for (Operation &inner : body->without_terminator())
-      nb.clone(inner, mapping);
+    cloneBody(nb, op, mapping, [&](unsigned dim) {
+      return strided && dim == *strided ? at : zero;
+    });
     for (auto [init, yielded] : llvm::zip(op.getDpsInitsMutable(),
                                           body->getTerminator()->getOperands()))
       memref::StoreOp::create(nb, nloc, mapping.lookupOrDefault(yielded),
@@ -311,10 +327,172 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
   return success();
 }
 
+/// The parts of an arg-reduction body (argmax, argmin): the comparison of
+/// the element with the running best, and the yielded element and index.
+struct ArgReduction {
+  arith::CmpFOp cmpf;
+  arith::CmpIOp cmpi;
+  Value element, index;
+};
+
+static std::optional<ArgReduction> matchArgReduction(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 2 || op.getNumReductionLoops() != 1 ||
+      op->getNumRegions() != 1 || op.getNumDpsInputs() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<BlockArgument> outs(op.getRegionOutputArgs());
+  auto bestValue = yield.getOperand(0).getDefiningOp<arith::SelectOp>();
+  auto bestIndex = yield.getOperand(1).getDefiningOp<arith::SelectOp>();
+  if (!bestValue || !bestIndex ||
+      bestValue.getCondition() != bestIndex.getCondition() ||
+      bestValue.getFalseValue() != outs[0] ||
+      bestIndex.getFalseValue() != outs[1])
+    return std::nullopt;
+  ArgReduction match;
+  match.element = bestValue.getTrueValue();
+  match.index = bestIndex.getTrueValue();
+  Operation *cmp = bestValue.getCondition().getDefiningOp();
+  if (auto f = dyn_cast_or_null<arith::CmpFOp>(cmp)) {
+    if (f.getLhs() != match.element || f.getRhs() != outs[0] ||
+        !llvm::is_contained({arith::CmpFPredicate::OGT,
+                             arith::CmpFPredicate::OLT},
+                            f.getPredicate()))
+      return std::nullopt;
+    match.cmpf = f;
+  } else if (auto i = dyn_cast_or_null<arith::CmpIOp>(cmp)) {
+    if (i.getLhs() != match.element || i.getRhs() != outs[0] ||
+        !llvm::is_contained({arith::CmpIPredicate::sgt,
+                             arith::CmpIPredicate::slt,
+                             arith::CmpIPredicate::ugt,
+                             arith::CmpIPredicate::ult},
+                            i.getPredicate()))
+      return std::nullopt;
+    match.cmpi = i;
+  } else {
+    return std::nullopt;
+  }
+  unsigned bits = outs[0].getType().getIntOrFloatBitWidth();
+  unsigned indexBits = outs[1].getType().isIndex()
+                           ? 64
+                           : outs[1].getType().getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 64 || indexBits < 8 || indexBits > 64)
+    return std::nullopt;
+  return match;
+}
+
+bool mlir::qimeng::isWarpArgReduction(linalg::LinalgOp op) {
+  return matchArgReduction(op).has_value();
+}
+
+/// An arg-reduction tiled to warps: each lane scans iterations lane, lane +
+/// 32, ... from the output's values (the op's own body, so the first best
+/// element of its slice wins), then the lanes exchange (value, index) pairs
+/// by a butterfly that keeps the better value and, on a tie, the smaller
+/// index: the first best element of the row, as the serial loop finds it.
+static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
+                                                ArgReduction match) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned reductionLoop = 0;
+  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (type == utils::IteratorType::reduction)
+      reductionLoop = i;
+    else if (extents[i] != 1)
+      return op->emitOpError()
+             << "cannot be reduced by the lanes of a warp: parallel loop " << i
+             << " has " << extents[i]
+             << " iterations per warp; the warp tile must be 1 along every "
+                "parallel loop";
+  }
+  for (OpOperand &operand : op->getOpOperands())
+    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
+                                  "an operand is not indexed by a projected "
+                                  "permutation of the loops";
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
+  Value extent =
+      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
+  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
+                                     b.getIndexAttr(qimeng::kWarpSize));
+  OpOperand *valueOut = op.getDpsInitOperand(0);
+  OpOperand *indexOut = op.getDpsInitOperand(1);
+  SmallVector<Value> outIndices = getIndices(op, *valueOut, zero, zero);
+  Value startValue =
+      memref::LoadOp::create(b, loc, valueOut->get(), outIndices);
+  Value startIndex = memref::LoadOp::create(
+      b, loc, indexOut->get(), getIndices(op, *indexOut, zero, zero));
+  Block *body = op.getBlock();
+  SmallVector<BlockArgument> outs(op.getRegionOutputArgs());
+  OpOperand *input = op.getDpsInputOperand(0);
+  auto loop = scf::ForOp::create(
+      b, loc, lane, extent, warpSize, ValueRange{startValue, startIndex},
+      [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
+        IRMapping mapping;
+        mapping.map(op.getMatchingBlockArgument(input),
+                    memref::LoadOp::create(nb, nloc, input->get(),
+                                           getIndices(op, *input, k, zero)));
+        mapping.map(outs[0], acc[0]);
+        mapping.map(outs[1], acc[1]);
+        cloneBody(nb, op, mapping, [&](unsigned dim) {
+          return dim == reductionLoop ? k : zero;
+        });
+        Operation *yield = body->getTerminator();
+        scf::YieldOp::create(
+            nb, nloc,
+            ValueRange{mapping.lookupOrDefault(yield->getOperand(0)),
+                       mapping.lookupOrDefault(yield->getOperand(1))});
+      });
+  Value best = loop.getResult(0), at = loop.getResult(1);
+  for (int64_t offset = 1; offset < qimeng::kWarpSize; offset *= 2) {
+    Value otherBest = shuffleXor(b, loc, best, offset);
+    Value otherAt = shuffleXor(b, loc, at, offset);
+    // The other lane's pair wins when its value is better, or as good at a
+    // smaller index.
+    Value better, equal;
+    if (match.cmpf) {
+      better = arith::CmpFOp::create(b, loc, match.cmpf.getPredicate(),
+                                     otherBest, best);
+      equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                    otherBest, best);
+    } else {
+      better = arith::CmpIOp::create(b, loc, match.cmpi.getPredicate(),
+                                     otherBest, best);
+      equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    otherBest, best);
+    }
+    Value earlier = arith::CmpIOp::create(
+        b, loc,
+        at.getType().isIndex() ? arith::CmpIPredicate::ult
+                               : arith::CmpIPredicate::slt,
+        otherAt, at);
+    Value wins = arith::OrIOp::create(
+        b, loc, better, arith::AndIOp::create(b, loc, equal, earlier));
+    best = arith::SelectOp::create(b, loc, wins, otherBest, best);
+    at = arith::SelectOp::create(b, loc, wins, otherAt, at);
+  }
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
+    memref::StoreOp::create(nb, nloc, best, valueOut->get(), outIndices);
+    memref::StoreOp::create(nb, nloc, at, indexOut->get(),
+                            getIndices(op, *indexOut, zero, zero));
+    scf::YieldOp::create(nb, nloc);
+  });
+  op->erase();
+  return success();
+}
+
 LogicalResult mlir::qimeng::distributeOverLanes(gpu::LaunchOp launch,
                                                 StringRef tag) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
   if (op && op.getNumReductionLoops() == 0)
     return distributeWarpElementwise(launch, tag);
+  if (op && op.hasPureBufferSemantics())
+    if (std::optional<ArgReduction> match = matchArgReduction(op))
+      return distributeWarpArgReduction(op, *match);
   return distributeWarpReduction(launch, tag);
 }

@@ -136,3 +136,15 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
       worth.push_back(std::move(group));
   return worth;
 }
+
+bool mlir::qimeng::isWorthOneKernel(const RowGroup &group, int64_t numSMs) {
+  constexpr int64_t kWarpsPerSM = 16;
+  constexpr int64_t kMaxShortRow = 8192;
+  int64_t rows = 1;
+  for (int64_t r : group.rows)
+    rows = ShapedType::isDynamic(r) ? kWarpsPerSM * numSMs : rows * r;
+  if (rows >= kWarpsPerSM * numSMs)
+    return true;
+  return !ShapedType::isDynamic(group.rowLength) &&
+         group.rowLength <= kMaxShortRow;
+}

@@ -28,6 +28,12 @@ inline constexpr int64_t kWarpSize = 32;
 std::optional<gpu::AllReduceOperation>
 getWarpReductionKind(linalg::LinalgOp op);
 
+/// Whether `op` is an arg-reduction the lanes of a warp can share: one
+/// input, two outputs (the best value and its index), a body that keeps the
+/// element when it compares strictly better (ogt, olt, sgt, slt, ugt, ult)
+/// than the best so far, and its index with it (argmax, argmin).
+bool isWarpArgReduction(linalg::LinalgOp op);
+
 /// Rewrites the linalg op tagged `tag` in `launch` (after tiling to warps:
 /// its parallel loops have one iteration) as a lane-strided loop, a
 /// subgroup reduction lowered to shuffles, and a store by lane 0. Emits an
@@ -41,8 +47,9 @@ LogicalResult distributeWarpReduction(gpu::LaunchOp launch, StringRef tag);
 /// one element. Emits an error and fails when the op does not qualify.
 LogicalResult distributeWarpElementwise(gpu::LaunchOp launch, StringRef tag);
 
-/// distributeWarpReduction for a reduction, distributeWarpElementwise for
-/// an op without reduction loops.
+/// distributeWarpReduction for a reduction (an arg-reduction: a butterfly
+/// over (value, index) pairs), distributeWarpElementwise for an op without
+/// reduction loops.
 LogicalResult distributeOverLanes(gpu::LaunchOp launch, StringRef tag);
 
 } // namespace mlir::qimeng

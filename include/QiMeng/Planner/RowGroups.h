@@ -35,6 +35,14 @@ findRowGroups(ArrayRef<linalg::LinalgOp> roots,
               llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,
               const llvm::SmallPtrSetImpl<Operation *> &excluded);
 
+/// Whether `group` runs best as one kernel, a warp per row: with rows enough
+/// to keep a GPU of `numSMs` SMs busy (16 warps per SM), or rows short
+/// enough (8192 elements or fewer) that a warp gets through its row sooner
+/// than the separate kernels (and their launches) of a split would. Longer
+/// rows that are few are better split across warps
+/// (qimeng-split-reductions) and planned op by op.
+bool isWorthOneKernel(const RowGroup &group, int64_t numSMs);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_PLANNER_ROWGROUPS_H

@@ -38,9 +38,6 @@ constexpr int64_t kMinWarpReductionExtent = 128;
 /// Block tile (M and N) and K step of the tensor-core matmul plan.
 constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
-/// Fewest rows a row group (RowGroups.h) takes as one kernel, a warp per row:
-/// 16 warps per SM of a 132-SM GPU.
-constexpr int64_t kMinRowGroupRows = 2112;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
@@ -65,7 +62,8 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
 
 /// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
 /// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT: f32
-/// accumulation with f32, f16 or bf16 operands, batched or not.
+/// accumulation with f32, f16 or bf16 operands, or f64 throughout, batched or
+/// not.
 MatmulPath getMatmulPath(linalg::LinalgOp op) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t batch = getNumBatchLoops(op);
@@ -97,6 +95,8 @@ MatmulPath getMatmulPath(linalg::LinalgOp op) {
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
     return MatmulPath::Simt;
+  if (acc.isF64() && lhs.isF64() && rhs.isF64())
+    return MatmulPath::Simt;
   return MatmulPath::None;
 }
 
@@ -111,6 +111,8 @@ struct SimtMatmulTiles {
   bool fast;
   /// Leading batch loops.
   unsigned batch;
+  /// Vector lanes of a thread's row of outputs (128 bits of them).
+  int64_t width = 4;
 
   /// Tile sizes over all loops: the batch loops get `batchSize`, m, n and k
   /// the three given.
@@ -126,7 +128,8 @@ struct SimtMatmulTiles {
 };
 
 SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
-                                   const TargetProfile &target) {
+                                   const TargetProfile &target,
+                                   int64_t accumulatorBits = 32) {
   unsigned batch = allBounds.size() - 3;
   ArrayRef<int64_t> bounds = allBounds.drop_front(batch);
   int64_t m = bounds[0], n = bounds[1], k = bounds[2];
@@ -140,10 +143,12 @@ SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
   t.bn = std::min<int64_t>(64, llvm::PowerOf2Ceil(n));
   t.bk = std::min<int64_t>(16, llvm::PowerOf2Ceil(k));
   t.tm = std::min<int64_t>(4, t.bm);
-  t.tn = std::min<int64_t>(4, t.bn);
+  // One 128-bit vector per thread row: 4 x f32, 2 x f64.
+  t.width = accumulatorBits == 64 ? 2 : 4;
+  t.tn = std::min<int64_t>(t.width, t.bn);
   t.promote = t.bm >= 16 && t.bn >= 16 && t.bk >= 4;
   bool divides = m % t.bm == 0 && n % t.bn == 0 && k % t.bk == 0;
-  t.fast = t.promote && divides && t.tm == 4 && t.tn == 4;
+  t.fast = t.promote && divides && t.tm == 4 && t.tn == t.width;
   // Whole 128 x 64 tiles of 8 x 4 per thread (twice the reuse of each
   // shared-memory load) when they still give every SM a block: 2048^3 on
   // the H200 0.479 -> 0.423 ms; 128 x 128 of 8 x 8 0.490, 64 x 128 of
@@ -258,7 +263,11 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return planTensorCoreMatmul(b, loc, tag, getNumBatchLoops(op),
                                 bounds.back());
   case MatmulPath::Simt:
-    return planMatmul(b, loc, tag, getSimtMatmulTiles(bounds, target),
+    return planMatmul(b, loc, tag,
+                      getSimtMatmulTiles(
+                          bounds, target,
+                          getElementTypeOrSelf(op.getDpsInitOperand(0)->get())
+                              .getIntOrFloatBitWidth()),
                       bounds.back());
   case MatmulPath::None:
     break;
@@ -288,7 +297,7 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(t.sizes(1, t.tm, t.tn, 0)),
                  TileLevel::thread, nullptr);
   if (t.fast)
-    VectorizeOp::create(b, loc, tag, /*width=*/4);
+    VectorizeOp::create(b, loc, tag, t.width);
   // Two stages of cp.async copies: 0.085 -> 0.066 ms at 1024^3 on the H200
   // (docs/status.md), better than unrolling K or three stages.
   if (t.fast && k / t.bk >= 2)
@@ -448,7 +457,7 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
       iterators.back() != utils::IteratorType::reduction ||
       (!ShapedType::isDynamic(bounds.back()) &&
        bounds.back() < kMinWarpReductionExtent) ||
-      !getWarpReductionKind(op) ||
+      (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
       llvm::any_of(op.getIndexingMapsArray(),
                    [](AffineMap m) { return !m.isProjectedPermutation(); }))
     return failure();
@@ -783,14 +792,9 @@ private:
             return getWarpReductionKind(op).has_value();
           },
           fused);
-      // A warp per row needs rows enough to keep the GPU's memory busy (16
-      // warps per SM); fewer, longer rows are split across warps instead
-      // (qimeng-split-reductions) and planned op by op.
       llvm::erase_if(rowGroups, [&](const RowGroup &group) {
-        int64_t rows = 1;
-        for (int64_t r : group.rows)
-          rows *= ShapedType::isDynamic(r) ? kMinRowGroupRows : r;
-        return rows < kMinRowGroupRows || !hasOneRowSource(group);
+        return !isWorthOneKernel(group, planner.getTarget().numSMs) ||
+               !hasOneRowSource(group);
       });
       for (const RowGroup &group : rowGroups)
         for (linalg::LinalgOp op : group.ops)

@@ -293,7 +293,59 @@ static int64_t getPaddedSize(int64_t size, int64_t tile, int64_t smallest) {
   return std::max<int64_t>(smallest, llvm::PowerOf2Ceil(size));
 }
 
-/// Pads a (batched) row-major matmul with f32 accumulation whose M, N or K
+/// A (b..., M, K) with a dynamic M as (b..., ceil(M / 64), 64, `cols`) row
+/// tiles, zeros past M and K: a generic that reads A at clamped indices.
+static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
+                            int64_t batch, int64_t cols, Value zero) {
+  constexpr int64_t kTile = 64;
+  MLIRContext *ctx = rewriter.getContext();
+  auto type = cast<RankedTensorType>(a.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < batch; ++d)
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, a, d));
+  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, a, batch);
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+  sizes.push_back(affine::makeComposedFoldedAffineApply(
+      rewriter, loc, s0.ceilDiv(kTile), {rows}));
+  sizes.append({rewriter.getIndexAttr(kTile), rewriter.getIndexAttr(cols)});
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value lastRow = arith::SubIOp::create(
+      rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, rows), one);
+  int64_t k = type.getDimSize(batch + 1);
+  Value lastCol = arith::ConstantIndexOp::create(rewriter, loc, k - 1);
+  Value tile = arith::ConstantIndexOp::create(rewriter, loc, kTile);
+  unsigned rank = batch + 3;
+  auto gather = linalg::GenericOp::create(
+      rewriter, loc, empty.getType(), ValueRange{}, ValueRange{empty},
+      ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location nloc, ValueRange) {
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < batch; ++d)
+          indices.push_back(linalg::IndexOp::create(b, nloc, d));
+        Value q = linalg::IndexOp::create(b, nloc, batch);
+        Value m = linalg::IndexOp::create(b, nloc, batch + 1);
+        Value col = linalg::IndexOp::create(b, nloc, batch + 2);
+        Value row = arith::AddIOp::create(
+            b, nloc, arith::MulIOp::create(b, nloc, q, tile), m);
+        Value inRows = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::ule,
+                                             row, lastRow);
+        Value inCols = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::ule,
+                                             col, lastCol);
+        indices.push_back(arith::MinUIOp::create(b, nloc, row, lastRow));
+        indices.push_back(arith::MinUIOp::create(b, nloc, col, lastCol));
+        Value value = tensor::ExtractOp::create(b, nloc, a, indices);
+        Value inside = arith::AndIOp::create(b, nloc, inRows, inCols);
+        linalg::YieldOp::create(
+            b, nloc, arith::SelectOp::create(b, nloc, inside, value, zero)
+                         .getResult());
+      });
+  return gather.getResult(0);
+}
+
+/// Pads a (batched) row-major matmul with f32 (or f64) accumulation whose M, N or K
 /// the matmul plans' tiles do not divide: A and B are padded with zeros
 /// (tensor.pad, a gather generic after PadToGeneric), the product of the
 /// padded operands goes to a fresh tensor, and its [M, N] corner is added to
@@ -323,8 +375,10 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Value b = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();
     Type ea = getElementTypeOrSelf(a), eb = getElementTypeOrSelf(b);
-    if (!getElementTypeOrSelf(c).isF32() || ea != eb ||
-        !(ea.isF32() || ea.isF16() || ea.isBF16()))
+    Type ec = getElementTypeOrSelf(c);
+    bool f32Plan = ec.isF32() && (ea.isF32() || ea.isF16() || ea.isBF16());
+    bool f64Plan = ec.isF64() && ea.isF64();
+    if (ea != eb || !(f32Plan || f64Plan))
       return rewriter.notifyMatchFailure(op, "not a matmul plan's types");
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t m = bounds[batch], n = bounds[batch + 1], k = bounds[batch + 2];
@@ -377,7 +431,11 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           value, low, high, zero);
       return padded.getResult();
     };
-    Value ap = pad(a, mPadded, kp);
+    // With a dynamic M, A goes straight into (b..., M/64, 64, K) tiles by a
+    // gather (a reshaped view would keep the matmul from folding its
+    // subviews, and its vector loads with them).
+    Value ap = dynamicM ? gatherRowTiles(rewriter, loc, a, batch, kp, zero)
+                        : pad(a, mPadded, kp);
     Value bp = pad(b, index(kp), np);
 
     // The product's operands and loops: with a dynamic M, A is (b..., M/64,
@@ -387,31 +445,13 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       batchSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
     int64_t split = dynamicM ? 1 : 0;
     SmallVector<OpFoldResult> productSizes = batchSizes;
-    if (dynamicM) {
-      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-      OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, s0.floorDiv(kTileMN), {mPadded});
-      SmallVector<OpFoldResult> aShape = batchSizes;
-      aShape.append({tiles, index(kTileMN), index(kp)});
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < batch; ++d)
-        groups.push_back({d});
-      groups.push_back({batch, batch + 1});
-      groups.push_back({batch + 2});
-      SmallVector<int64_t> staticShape;
-      SmallVector<Value> dynamicShape;
-      dispatchIndexOpFoldResults(aShape, dynamicShape, staticShape);
-      ap = tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get(staticShape, getElementTypeOrSelf(a)), ap,
-          groups, aShape);
-      productSizes.push_back(tiles);
-    }
+    if (dynamicM)
+      productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
     productSizes.append({index(mp), index(np)});
-    Value productInit = tensor::EmptyOp::create(rewriter, loc, productSizes,
-                                                rewriter.getF32Type());
+    Value productInit =
+        tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
     Value cZero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(ec));
     productInit =
         linalg::FillOp::create(rewriter, loc, cZero, productInit).getResult(0);
     // Loops (b..., [q,] m, n, k); B indexes neither the batch split nor M.

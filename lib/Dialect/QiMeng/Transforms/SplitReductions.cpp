@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/MicroCoder/WarpReductions.h"
 #include "QiMeng/Planner/OpFamily.h"
+#include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -267,9 +269,26 @@ public:
         lookupTargetProfile(target, getOperation());
     if (!profile)
       return signalPassFailure();
+    // Reductions of a row-wise kernel the planner runs as one (RowGroups.h)
+    // are left whole.
+    llvm::SmallPtrSet<Operation *, 8> inRowKernels;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      SmallVector<linalg::LinalgOp> roots;
+      func.walk([&](linalg::LinalgOp op) { roots.push_back(op); });
+      llvm::SmallPtrSet<Operation *, 1> none;
+      for (const RowGroup &group : findRowGroups(
+               roots,
+               [](linalg::LinalgOp op) {
+                 return getWarpReductionKind(op).has_value();
+               },
+               none))
+        if (isWorthOneKernel(group, profile->numSMs))
+          for (linalg::LinalgOp op : group.ops)
+            inRowKernels.insert(op);
+    }
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isSplitCandidate(op))
+      if (isSplitCandidate(op) && !inRowKernels.contains(op))
         candidates.push_back(op);
     });
     SmallVector<linalg::LinalgOp> matmuls;

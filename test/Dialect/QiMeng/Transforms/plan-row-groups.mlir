@@ -51,12 +51,25 @@ func.func @dynamic_rows_outarg(%x: tensor<?x1000xf32>, %y: tensor<?x1000xf32>) -
 
 // -----
 
-// Few rows (16): no row group; the reductions keep their own plans.
-// CHECK-LABEL: qimeng.plan @few_rows provenance "builtin" {
-// CHECK-NOT:     qimeng.fuse
-// CHECK:       }
-func.func @few_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
+// Few rows (16) but short ones: one kernel all the same (a warp gets through
+// its row of 1000 sooner than split kernels would start).
+// CHECK-LABEL: qimeng.plan @few_short_rows provenance "builtin" {
+// CHECK:         qimeng.fuse
+func.func @few_short_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
   %e = tensor.empty() : tensor<16x1000xf32>
   %0 = linalg.softmax dimension(1) ins(%x : tensor<16x1000xf32>) outs(%e : tensor<16x1000xf32>) -> tensor<16x1000xf32>
   return %0 : tensor<16x1000xf32>
+}
+
+// -----
+
+// Few long rows (16 x 16384): no row group; they are better split across
+// warps (qimeng-split-reductions) and planned op by op.
+// CHECK-LABEL: qimeng.plan @few_long_rows provenance "builtin" {
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+func.func @few_long_rows(%x: tensor<16x16384xf32>) -> tensor<16x16384xf32> {
+  %e = tensor.empty() : tensor<16x16384xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<16x16384xf32>) outs(%e : tensor<16x16384xf32>) -> tensor<16x16384xf32>
+  return %0 : tensor<16x16384xf32>
 }

@@ -156,10 +156,12 @@ func.func @pad_matmul_accumulate(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, 
 
 // -----
 
-// A dynamic M: A padded to the next multiple of 64 rows and split into
-// (M / 64, 64) row tiles, a batch loop the weight is shared across.
+// A dynamic M: A gathered into (M / 64, 64) row tiles (zeros past M), a batch
+// loop the weight is shared across.
 // CHECK-LABEL: func.func @pad_matmul_dynamic
-// CHECK:       %[[E:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2]] output_shape [%{{.+}}, 64, 256] : tensor<?x256xf32> into tensor<?x64x256xf32>
+// CHECK:       %[[E:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<?x64x256xf32>)
+// CHECK:         tensor.extract
+// CHECK:         arith.select
 // CHECK:       %[[P:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[E]], %{{.+}} : tensor<?x64x256xf32>, tensor<256x128xf32>)
 // CHECK:       %[[F:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2]] : tensor<?x64x128xf32> into tensor<?x128xf32>
 // CHECK:       tensor.extract_slice %[[F]][0, 0] [%{{.+}}, 128] [1, 1]

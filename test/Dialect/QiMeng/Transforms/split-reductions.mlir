@@ -127,3 +127,44 @@ func.func @short_matmul(%a: tensor<128x1024xf32>, %b: tensor<1024x512xf32>, %c: 
   %0 = linalg.matmul ins(%a, %b : tensor<128x1024xf32>, tensor<1024x512xf32>) outs(%c : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %0 : tensor<128x512xf32>
 }
+
+// -----
+
+// The reductions of a row-wise kernel the planner runs as one (a softmax over
+// few short rows, after qimeng-prepare) are left whole.
+// CHECK-LABEL: func.func @row_kernel
+// CHECK-NOT:   tensor.expand_shape
+// CHECK-COUNT-2: iterator_types = ["parallel", "reduction"]
+#rk_id = affine_map<(d0, d1) -> (d0, d1)>
+#rk_row = affine_map<(d0, d1) -> (d0)>
+func.func @row_kernel(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %m = linalg.generic {indexing_maps = [#rk_id, #rk_row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x1000xf32>) outs(%m0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#rk_id, #rk_row, #rk_row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<16x1000xf32>, tensor<16xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%a: f32, %mx: f32, %b: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.addf %x2, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %y0 = tensor.empty() : tensor<16x1000xf32>
+  %y = linalg.generic {indexing_maps = [#rk_id, #rk_row, #rk_row, #rk_id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %s : tensor<16x1000xf32>, tensor<16xf32>, tensor<16xf32>) outs(%y0 : tensor<16x1000xf32>) {
+  ^bb0(%a: f32, %mx: f32, %sm: f32, %o: f32):
+    %d = arith.subf %a, %mx : f32
+    %x2 = math.exp %d : f32
+    %r = arith.divf %x2, %sm : f32
+    linalg.yield %r : f32
+  } -> tensor<16x1000xf32>
+  return %y : tensor<16x1000xf32>
+}
