@@ -495,21 +495,9 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       product = generic;
     }
     Value full = product->getResult(0);
-    if (dynamicM) {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < batch; ++d)
-        groups.push_back({d});
-      groups.push_back({batch, batch + 1});
-      groups.push_back({batch + 2});
-      full = tensor::CollapseShapeOp::create(rewriter, loc, full, groups);
-    }
-    // The [M, N] corner, into the original output.
-    SmallVector<OpFoldResult> offsets(batch + 2, index(0));
-    SmallVector<OpFoldResult> sizes = batchSizes;
-    sizes.append({mSize, index(n)});
-    SmallVector<OpFoldResult> strides(batch + 2, index(1));
-    Value corner = tensor::ExtractSliceOp::create(rewriter, loc, full, offsets,
-                                                  sizes, strides);
+    // The [M, N] corner, into the original output: read element by element
+    // (a gather, no view of the product: a view of it would keep the matmul
+    // from holding its accumulators in registers across K).
     // On a zero-filled output the corner is the result: copied into the
     // fill's destination, the fill dropped.
     Value dest = c;
@@ -524,13 +512,23 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
+    Value tileRows = arith::ConstantIndexOp::create(rewriter, loc, kTileMN);
     auto copy = linalg::GenericOp::create(
-        rewriter, loc, c.getType(), ValueRange{corner}, ValueRange{dest},
-        ArrayRef<AffineMap>{id, id}, parallel,
+        rewriter, loc, c.getType(), ValueRange{}, ValueRange{dest},
+        ArrayRef<AffineMap>{id}, parallel,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value v = args[0];
+          SmallVector<Value> indices;
+          for (unsigned d = 0; d < rank; ++d)
+            indices.push_back(linalg::IndexOp::create(nb, nloc, d));
+          if (dynamicM) {
+            Value row = indices[batch];
+            indices[batch] = arith::DivUIOp::create(nb, nloc, row, tileRows);
+            indices.insert(indices.begin() + batch + 1,
+                           arith::RemUIOp::create(nb, nloc, row, tileRows));
+          }
+          Value v = tensor::ExtractOp::create(nb, nloc, full, indices);
           if (accumulate)
-            v = arith::AddFOp::create(nb, nloc, v, args[1]);
+            v = arith::AddFOp::create(nb, nloc, v, args[0]);
           linalg::YieldOp::create(nb, nloc, v);
         });
     rewriter.replaceOp(op, copy.getResult(0));

@@ -123,17 +123,20 @@ func.func @pad_dynamic(%x: tensor<?x3x8xf32>) -> tensor<?x3x10xf32> {
 // A matmul the tiles do not divide (100 x 70 x 20): A and B padded with zeros
 // (gather generics) to 128 x 32 and 32 x 128, multiplied by a named matmul
 // into a fresh zero-filled tensor, the 100 x 70 corner copied into the
-// output (whose zero fill is dropped).
+// output (whose zero fill is dropped) element by element, without a view of
+// the product.
 // CHECK-LABEL: func.func @pad_matmul
 // CHECK-SAME:  %[[C:[a-z0-9]+]]: tensor<100x70xf32>
 // CHECK:       %[[AP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<128x32xf32>)
 // CHECK:       %[[BP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<32x128xf32>)
 // CHECK:       %[[Z:.+]] = linalg.fill {{.*}} -> tensor<128x128xf32>
 // CHECK:       %[[P:.+]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<128x32xf32>, tensor<32x128xf32>) outs(%[[Z]] : tensor<128x128xf32>)
-// CHECK:       %[[S:.+]] = tensor.extract_slice %[[P]][0, 0] [100, 70] [1, 1]
-// CHECK:       %[[R:.+]] = linalg.generic {{.*}} ins(%[[S]] : tensor<100x70xf32>) outs(%[[C]] : tensor<100x70xf32>)
-// CHECK-NEXT:  ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT:    linalg.yield %[[IN]] : f32
+// CHECK:       %[[R:.+]] = linalg.generic {{.*}} outs(%[[C]] : tensor<100x70xf32>)
+// CHECK-NEXT:  ^bb0(%{{.+}}: f32):
+// CHECK-NEXT:    %[[I:.+]] = linalg.index 0
+// CHECK-NEXT:    %[[J:.+]] = linalg.index 1
+// CHECK-NEXT:    %[[V:.+]] = tensor.extract %[[P]][%[[I]], %[[J]]]
+// CHECK-NEXT:    linalg.yield %[[V]] : f32
 // CHECK:       return %[[R]]
 func.func @pad_matmul(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
   %zero = arith.constant 0.0 : f32
@@ -163,8 +166,10 @@ func.func @pad_matmul_accumulate(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, 
 // CHECK:         tensor.extract
 // CHECK:         arith.select
 // CHECK:       %[[P:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[E]], %{{.+}} : tensor<?x64x256xf32>, tensor<256x128xf32>)
-// CHECK:       %[[F:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2]] : tensor<?x64x128xf32> into tensor<?x128xf32>
-// CHECK:       tensor.extract_slice %[[F]][0, 0] [%{{.+}}, 128] [1, 1]
+// CHECK:       linalg.generic {{.*}} outs(%{{.+}} : tensor<?x128xf32>)
+// CHECK:         %[[Q:.+]] = arith.divui %{{.+}}, %c64
+// CHECK:         %[[R:.+]] = arith.remui %{{.+}}, %c64
+// CHECK:         tensor.extract %[[P]][%[[Q]], %[[R]], %{{.+}}] : tensor<?x64x128xf32>
 func.func @pad_matmul_dynamic(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) -> tensor<?x128xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
