@@ -76,9 +76,10 @@ static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
                                      Value reductionIndex, Value zero) {
   SmallVector<Value> indices;
   for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
-    unsigned loop = cast<AffineDimExpr>(e).getPosition();
-    indices.push_back(op.getIteratorTypesArray()[loop] ==
-                              utils::IteratorType::reduction
+    // A constant (a kept unit dimension) is index 0.
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    indices.push_back(dim && op.getIteratorTypesArray()[dim.getPosition()] ==
+                                     utils::IteratorType::reduction
                           ? reductionIndex
                           : zero);
   }
@@ -140,7 +141,8 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
               "on 16-, 32- or 64-bit values";
   for (OpOperand &operand : op->getOpOperands())
     if (isa<ShapedType>(operand.get().getType()) &&
-        !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
       return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
                                   "an operand is not indexed by a projected "
                                   "permutation of the loops";
@@ -250,7 +252,8 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
                                 "needs buffers and no reduction loop";
   for (OpOperand &operand : op->getOpOperands())
     if (isa<ShapedType>(operand.get().getType()) &&
-        !op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
       return op->emitOpError() << "cannot be shared by the lanes of a warp: "
                                   "an operand is not indexed by a projected "
                                   "permutation of the loops";
@@ -281,8 +284,10 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
     auto indices = [&](OpOperand &operand) {
       SmallVector<Value> result;
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
-        unsigned loop = cast<AffineDimExpr>(e).getPosition();
-        result.push_back(strided && loop == *strided ? at : zero);
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        result.push_back(strided && dim && dim.getPosition() == *strided
+                             ? at
+                             : zero);
       }
       return result;
     };
@@ -405,7 +410,8 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
                 "parallel loop";
   }
   for (OpOperand &operand : op->getOpOperands())
-    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
       return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
                                   "an operand is not indexed by a projected "
                                   "permutation of the loops";

@@ -22,11 +22,18 @@ struct RowShape {
 /// same box of a buffer whichever op of the group touches it.
 bool hasOrderedRows(linalg::LinalgOp op, unsigned /*rowLoops*/) {
   for (AffineMap map : op.getIndexingMapsArray()) {
-    if (!map.isProjectedPermutation())
+    // Unit dimensions a keepdim reduction keeps are indexed by 0.
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return false;
-    for (unsigned i = 1; i < map.getNumResults(); ++i)
-      if (map.getDimPosition(i) <= map.getDimPosition(i - 1))
+    int64_t last = -1;
+    for (AffineExpr e : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        continue;
+      if (static_cast<int64_t>(dim.getPosition()) <= last)
         return false;
+      last = dim.getPosition();
+    }
   }
   return true;
 }
@@ -127,12 +134,11 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
         group.ops.push_back(op);
     groups.push_back(std::move(group));
   }
-  // Worth a kernel: two ops or more and rows of 32 elements or more.
+  // Worth a kernel: two ops or more (short rows too: lanes idle past the
+  // row's end cost less than a kernel per op).
   SmallVector<RowGroup> worth;
   for (RowGroup &group : groups)
-    if (group.ops.size() >= 2 &&
-        (ShapedType::isDynamic(group.rowLength) || group.rowLength >= 32) &&
-        !group.rows.empty())
+    if (group.ops.size() >= 2 && !group.rows.empty())
       worth.push_back(std::move(group));
   return worth;
 }

@@ -27,9 +27,9 @@ struct RowGroup {
 };
 
 /// The row groups among `roots` (the linalg ops of one function, in
-/// program order) that are worth one kernel: two ops or more, one of them a
-/// reduction along the row that `isLaneReducible` accepts, rows of 32
-/// elements or more. Ops in `excluded` are left out.
+/// program order) that may be one kernel: two ops or more, one of them a
+/// reduction along the row that `isLaneReducible` accepts. Ops in
+/// `excluded` are left out.
 SmallVector<RowGroup>
 findRowGroups(ArrayRef<linalg::LinalgOp> roots,
               llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,

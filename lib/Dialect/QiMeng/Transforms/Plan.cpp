@@ -458,8 +458,12 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
       (!ShapedType::isDynamic(bounds.back()) &&
        bounds.back() < kMinWarpReductionExtent) ||
       (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
+      // Unit dimensions a keepdim reduction keeps are indexed by 0.
       llvm::any_of(op.getIndexingMapsArray(),
-                   [](AffineMap m) { return !m.isProjectedPermutation(); }))
+                   [](AffineMap m) {
+                     return !m.isProjectedPermutation(
+                         /*allowZeroInResults=*/true);
+                   }))
     return failure();
   // The lanes stride over the reduction loop: every operand it indexes must
   // be contiguous along it, or the warp's loads scatter.

@@ -440,3 +440,20 @@ func.func @large(%A: memref<2048x512xf32>, %B: memref<512x2048xf32>, %C: memref<
   linalg.matmul ins(%A, %B : memref<2048x512xf32>, memref<512x2048xf32>) outs(%C : memref<2048x2048xf32>)
   return
 }
+
+// -----
+
+// A keepdim row sum (the unit dimension indexed by 0): one warp per row.
+// CHECK-LABEL: qimeng.plan @keepdim provenance "builtin" {
+// CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
+// CHECK-NEXT:  }
+func.func @keepdim(%x: memref<64x512xf32>, %y: memref<64x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x512xf32>) outs(%y : memref<64x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
