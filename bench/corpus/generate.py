@@ -1063,14 +1063,28 @@ def describe(k, files):
             "files": files}
 
 
-def generate(seed, per_family, families, out):
+def draw(family, rng, per_family, dtypes):
+    """per_family kernels of family; with dtypes, only kernels of those element
+    types (drawn on until enough are found or the family has none)."""
+    i = 0
+    found = 0
+    while found < per_family and i < (per_family if not dtypes
+                                      else 200 * per_family):
+        k = FAMILIES[family](rng, i)
+        i += 1
+        if dtypes and k.dtype not in dtypes:
+            continue
+        found += 1
+        yield k
+
+
+def generate(seed, per_family, families, out, dtypes=None):
     os.makedirs(out, exist_ok=True)
     kernels = []
     for family in families:
         # One generator per family: adding a family changes no other's kernels.
         rng = random.Random("%d/%s" % (seed, family))
-        for i in range(per_family):
-            k = FAMILIES[family](rng, i)
+        for k in draw(family, rng, per_family, dtypes):
             files = {}
             forms = [("returned", False), ("outarg", False)]
             if k.is_dynamic():
@@ -1083,6 +1097,8 @@ def generate(seed, per_family, families, out):
                 files[form] = path
             kernels.append(describe(k, files))
     manifest = {"seed": seed, "per_family": per_family, "kernels": kernels}
+    if dtypes:
+        manifest["dtypes"] = sorted(dtypes)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     return manifest
@@ -1094,13 +1110,18 @@ def main():
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--per-family", type=int, default=24)
     parser.add_argument("--families", default=",".join(FAMILIES))
+    parser.add_argument("--dtypes", default="",
+                        help="only kernels of these element types (comma "
+                        "separated, e.g. i1,i16): a sweep of the rare types")
     args = parser.parse_args()
     families = [f for f in args.families.split(",") if f]
     unknown = [f for f in families if f not in FAMILIES]
     if unknown:
         parser.error("unknown families: %s (known: %s)" % (
             ", ".join(unknown), ", ".join(FAMILIES)))
-    manifest = generate(args.seed, args.per_family, families, args.out)
+    dtypes = set(t for t in args.dtypes.split(",") if t)
+    manifest = generate(args.seed, args.per_family, families, args.out,
+                        dtypes)
     print("%d kernels in %s" % (len(manifest["kernels"]), args.out))
 
 
