@@ -85,6 +85,9 @@ cp test/lit.cfg.py "$root/test/"
 cp test/lit.pack.site.cfg.py "$root/test/lit.site.cfg.py"
 mkdir -p "$root/test/Integration"
 cp -r test/Integration/GPU "$root/test/Integration/"
+# The planted kernels the GPU verifier tests share with the CPU ones.
+mkdir -p "$root/test/Verifier"
+cp -r test/Verifier/Inputs "$root/test/Verifier/"
 # The benchmark suite and its harness (bench/bench.sh runs from the pack).
 mkdir -p "$root/bench"
 cp -r bench/problems bench/*.py bench/bench.sh "$root/bench/"

@@ -53,6 +53,21 @@ def worst_error(report):
     return worst
 
 
+def worst_margin(report):
+    """The largest error over its allowance in any trial (and the check
+    after timing): below 1 when everything matched."""
+    verify = report.get("verify", {})
+    trials = list(verify.get("trials", []))
+    if "after_timing" in verify:
+        trials.append(verify["after_timing"])
+    worst = 0.0
+    for trial in trials:
+        for out in trial.get("outputs", []):
+            m = out.get("margin")
+            worst = float("inf") if m is None else max(worst, m)
+    return worst
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
@@ -93,6 +108,8 @@ def main():
             "status": report.get("status"),
             "message": report.get("message", ""),
             "max_abs_error": worst_error(report),
+            "margin": worst_margin(report),
+            "seed": report.get("verify", {}).get("seed"),
             "candidate_median_ms": timing.get("candidate", {}).get("median_ms"),
             "reference_median_ms": timing.get("reference", {}).get("median_ms"),
             "speedup": report.get("verify", {}).get("speedup"),
@@ -102,6 +119,7 @@ def main():
         rows.append(row)
         failed += row["status"] != "pass"
         print(f"{name}: {row['status']} err {row['max_abs_error']:.2e} "
+              f"margin {row['margin']:.3f} "
               f"candidate {row['candidate_median_ms']} ms "
               f"reference {row['reference_median_ms']} ms ({row['seconds']} s)"
               + ("" if row["status"] == "pass" else " -- " + row["message"]),
@@ -110,13 +128,14 @@ def main():
         with open(os.path.join(args.out, "summary.json"), "w") as f:
             json.dump(rows, f, indent=1)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
-        f.write("| family | example | result | max abs error | QiMeng median ms "
-                "| naive reference median ms | speedup |\n|---|---|---|---|---|---|---|\n")
+        f.write("| family | example | result | max abs error | margin | QiMeng median ms "
+                "| naive reference median ms | speedup |\n|---|---|---|---|---|---|---|---|\n")
         for row in sorted(rows, key=lambda r: (r["family"], r["name"])):
             def ms(v):
                 return "-" if v is None else f"{v:.4f}"
             f.write(f"| {row['family']} | {row['name']} | {row['status']} | "
-                    f"{row['max_abs_error']:.1e} | {ms(row['candidate_median_ms'])} | "
+                    f"{row['max_abs_error']:.1e} | {row['margin']:.3f} | "
+                    f"{ms(row['candidate_median_ms'])} | "
                     f"{ms(row['reference_median_ms'])} | "
                     f"{'-' if not row['speedup'] else '%.1fx' % row['speedup']} |\n")
     print(f"{len(rows) - failed}/{len(rows)} verified", flush=True)

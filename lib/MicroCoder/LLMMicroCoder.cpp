@@ -90,6 +90,9 @@ std::optional<std::string> compileToPTX(ModuleOp state) {
 struct Check {
   enum Kind { Verified, Unverified, Failed } kind;
   std::string detail;
+  /// Unverified because the machine has no GPU (not because the check
+  /// itself broke).
+  bool noGpu = false;
 };
 
 Check checkState(ModuleOp state, ModuleOp spec, StringRef name,
@@ -107,7 +110,8 @@ Check checkState(ModuleOp state, ModuleOp spec, StringRef name,
   if (std::optional<std::string> error = compileToPTX(state))
     return {Check::Failed, "it does not compile to PTX: " + *error};
   return {Check::Unverified,
-          "compiles to PTX, not run on a GPU (" + result.reason + ")"};
+          "compiles to PTX, not run on a GPU (" + result.reason + ")",
+          result.noGpu};
 }
 
 /// The feedback for a candidate that failed with `why`.
@@ -277,6 +281,19 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
                  << ": the LLM's implementation could not be verified on a "
                     "GPU ("
                  << check.detail << ") and --require-gpu-verification is set";
+        // LLM code is taken only on a pass: where the check could not run
+        // with a GPU present (the reference failed, the checker died), or
+        // without one unless the user allows it, the step rolls back.
+        if (check.kind == Check::Unverified &&
+            !(check.noGpu && options.allowUnverified)) {
+          finishAttempt("not kept",
+                        (check.noGpu ? "unverified LLM code is kept only with "
+                                       "--allow-unverified-llm-code; "
+                                     : "a GPU is present but the check could "
+                                       "not run; ") +
+                            check.detail);
+          break;
+        }
         finishAttempt(check.kind == Check::Verified ? "verified" : "unverified",
                       check.kind == Check::Verified ? "" : check.detail);
         accepted = std::move(candidate);

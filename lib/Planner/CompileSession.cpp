@@ -28,6 +28,13 @@ struct CompileCLOptions {
       "require-gpu-verification",
       llvm::cl::desc("Fail when an LLM-written step cannot be run on a GPU"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> allowUnverified{
+      "allow-unverified-llm-code",
+      llvm::cl::desc("On a machine without a GPU, keep LLM-written steps "
+                     "that compile to PTX, marked unverified (by default "
+                     "they are rolled back: LLM code is taken only when it "
+                     "passed on a GPU)"),
+      llvm::cl::cat(category)};
   llvm::cl::opt<unsigned> planRounds{
       "llm-plan-rounds",
       llvm::cl::desc("LLM rounds per plan, repairs included (default 3)"),
@@ -102,6 +109,7 @@ CompileSession::CompileSession() {
                  kind.str() + "'";
     options.reportPath = clOptions->report;
     options.requireGpuVerification = clOptions->requireGpu;
+    options.allowUnverified = clOptions->allowUnverified;
     options.planRounds = std::max(1u, unsigned(clOptions->planRounds));
     options.codeRounds = std::max(1u, unsigned(clOptions->codeRounds));
     options.trials = std::max(1u, unsigned(clOptions->trials));

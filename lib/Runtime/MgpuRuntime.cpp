@@ -24,7 +24,7 @@ namespace {
 std::mutex errorMutex;
 std::optional<std::string> firstError;
 std::atomic<void *> launchStream{nullptr};
-std::atomic<bool> poisonAllocations{false};
+std::atomic<int> poisonAllocations{-1};
 
 void record(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -96,8 +96,8 @@ void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr) {
   mgpuMemFree(ptr, nullptr);
 }
 
-void mlir::qimeng::runtime::setPoisonAllocations(bool poison) {
-  poisonAllocations = poison;
+void mlir::qimeng::runtime::setPoisonAllocations(int byte) {
+  poisonAllocations = byte >= 0 && byte <= 255 ? byte : -1;
 }
 
 void mlir::qimeng::runtime::setLaunchStream(void *stream) {
@@ -234,13 +234,16 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
     return nullptr;
   const DriverApi &api = d->api();
   auto on = static_cast<CUstream>(streamOf(stream));
-  // Poison (0xFF bytes) ordered before the kernels that use the buffer:
+  // Poison ordered before the kernels that use the buffer:
   // on its stream, or waited for (managed memory, allocated synchronously).
   auto poison = [&](bool wait) {
-    if (!poisonAllocations || !ptr)
+    int byte = poisonAllocations;
+    if (byte < 0 || !ptr)
       return;
     CUstream target = wait ? nullptr : on;
-    if (ok(*d, api.cuMemsetD8Async(ptr, 0xFF, bytes, target),
+    if (ok(*d,
+           api.cuMemsetD8Async(ptr, static_cast<unsigned char>(byte), bytes,
+                               target),
            "cuMemsetD8Async (poison)") &&
         wait)
       ok(*d, api.cuStreamSynchronize(nullptr), "cuStreamSynchronize");

@@ -328,7 +328,8 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
       batch.push_back(paths[i]);
     StepOptions step;
     step.trials = options.trials;
-    step.seed = options.seed;
+    // Inputs drawn fresh for each batch (the candidates' order keeps
+    // options.seed).
     step.timing = options.timing;
     step.timeReference = false;
     step.referenceOn = referenceOn;
@@ -441,7 +442,6 @@ SearchResult mlir::qimeng::searchPlans(ModuleOp module, PlanOp plan,
     // Its lowered module is still in the scratch directory.
     StepOptions step;
     step.trials = options.finalTrials;
-    step.seed = options.seed + 1000;
     // The independent oracle where it is affordable (the CPU up to 2^28
     // iterations): the GPU reference shares the candidates' lowering.
     step.referenceOn = ReferenceOn::Auto;

@@ -45,39 +45,46 @@ static llvm::json::Value number(double value) {
   return nullptr;
 }
 
+static llvm::json::Object toJSON(const TrialReport &trial) {
+  llvm::json::Array outputs;
+  for (const OutputReport &output : trial.outputs) {
+    const Comparison &c = output.comparison;
+    llvm::json::Object entry{{"name", output.name},
+                             {"ok", c.ok},
+                             {"max_abs_error", number(c.maxAbsError)},
+                             {"max_rel_error", number(c.maxRelError)},
+                             {"margin", number(c.margin)}};
+    if (c.firstMismatch >= 0)
+      entry["first_mismatch"] = c.firstMismatch;
+    if (!c.reason.empty())
+      entry["reason"] = c.reason;
+    outputs.push_back(std::move(entry));
+  }
+  llvm::json::Object entry{{"seed", static_cast<int64_t>(trial.seed)},
+                           {"ok", trial.ok},
+                           {"poisoned", trial.poisoned},
+                           {"candidate_wall_ms", trial.candidateMs},
+                           {"reference_wall_ms", trial.referenceMs},
+                           {"outputs", std::move(outputs)}};
+  if (!trial.reason.empty())
+    entry["reason"] = trial.reason;
+  if (!trial.note.empty())
+    entry["note"] = trial.note;
+  return entry;
+}
+
 llvm::json::Object mlir::qimeng::toJSON(const VerifyReport &report) {
   llvm::json::Array trials;
-  for (const TrialReport &trial : report.trials) {
-    llvm::json::Array outputs;
-    for (const OutputReport &output : trial.outputs) {
-      const Comparison &c = output.comparison;
-      llvm::json::Object entry{{"name", output.name},
-                               {"ok", c.ok},
-                               {"max_abs_error", number(c.maxAbsError)},
-                               {"max_rel_error", number(c.maxRelError)}};
-      if (c.firstMismatch >= 0)
-        entry["first_mismatch"] = c.firstMismatch;
-      if (!c.reason.empty())
-        entry["reason"] = c.reason;
-      outputs.push_back(std::move(entry));
-    }
-    llvm::json::Object entry{{"seed", static_cast<int64_t>(trial.seed)},
-                             {"ok", trial.ok},
-                             {"poisoned", trial.poisoned},
-                             {"candidate_wall_ms", trial.candidateMs},
-                             {"reference_wall_ms", trial.referenceMs},
-                             {"outputs", std::move(outputs)}};
-    if (!trial.reason.empty())
-      entry["reason"] = trial.reason;
-    if (!trial.note.empty())
-      entry["note"] = trial.note;
-    trials.push_back(std::move(entry));
-  }
+  for (const TrialReport &trial : report.trials)
+    trials.push_back(::toJSON(trial));
   llvm::json::Object out{{"ok", report.ok},
+                         {"seed", static_cast<int64_t>(report.seed)},
                          {"reference_on", report.referenceOn},
                          {"trials", std::move(trials)},
                          {"speedup", number(report.speedup)},
                          {"suspicious_speedup", report.suspiciousSpeedup}};
+  if (report.afterTiming)
+    out["after_timing"] = ::toJSON(*report.afterTiming);
   if (report.candidateTiming) {
     llvm::json::Object timing{{"candidate", toJSON(*report.candidateTiming)}};
     if (report.referenceTiming)

@@ -92,18 +92,23 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
 }
 
 /// The bits of one poison element of `element` type: a quiet NaN, or 0x7f
-/// in every byte of an integer.
-static uint64_t getPoisonBits(Type element) {
+/// (pattern 0) or 0x80 (pattern 1) in every byte of an integer.
+static uint64_t getPoisonBits(Type element, unsigned pattern) {
   if (auto floatType = dyn_cast<FloatType>(element))
     return llvm::APFloat::getQNaN(floatType.getFloatSemantics())
         .bitcastToAPInt()
         .getZExtValue();
-  return 0x7f7f7f7f7f7f7f7full;
+  return pattern % 2 ? 0x8080808080808080ull : 0x7f7f7f7f7f7f7f7full;
 }
 
-void mlir::qimeng::fillPoison(Type element, int64_t count, void *data) {
+int mlir::qimeng::getAllocationPoisonByte(unsigned pattern) {
+  return pattern % 2 ? 0x7F : 0xFF;
+}
+
+void mlir::qimeng::fillPoison(Type element, int64_t count, void *data,
+                              unsigned pattern) {
   int64_t bytes = getElementBytes(element);
-  uint64_t bits = getPoisonBits(element);
+  uint64_t bits = getPoisonBits(element, pattern);
   char *out = static_cast<char *>(data);
   for (int64_t i = 0; i < count; ++i)
     std::memcpy(out + i * bytes, &bits, bytes); // little-endian
@@ -446,11 +451,11 @@ getSeededData(Type element, int64_t count, int64_t bytes, uint64_t seed) {
 /// 32-bit memsets do not write (8 and 64 bits): the caller fills those on
 /// the host instead.
 bool poisonOnDevice(const cuda::Driver &driver, Type element, int64_t count,
-                    void *ptr) {
+                    void *ptr, unsigned pattern) {
   int64_t width = getElementBytes(element);
   if (width != 2 && width != 4)
     return false;
-  uint64_t bits = getPoisonBits(element);
+  uint64_t bits = getPoisonBits(element, pattern);
   const cuda::DriverApi &api = driver.api();
   auto device = reinterpret_cast<cuda::CUdeviceptr>(ptr);
   cuda::CUresult result =
@@ -504,9 +509,10 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
         contents = std::shared_ptr<const std::vector<char>>(
             std::shared_ptr<void>(), &given->second.bytes);
       } else if (options.poisonOutputs && outputs[i]) {
-        if (!driver || !poisonOnDevice(*driver, element, count, buffer->ptr)) {
+        if (!driver || !poisonOnDevice(*driver, element, count, buffer->ptr,
+                                       options.poisonPattern)) {
           auto poison = std::make_shared<std::vector<char>>(bytes);
-          fillPoison(element, count, poison->data());
+          fillPoison(element, count, poison->data(), options.poisonPattern);
           contents = std::move(poison);
         }
       } else {
@@ -622,47 +628,14 @@ static llvm::Expected<const cuda::Driver *> getDriver(bool onCpu) {
   return &*driver;
 }
 
-llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
-  llvm::Expected<const cuda::Driver *> driver = getDriver(onCpu);
-  if (!driver)
-    return driver.takeError();
-  ArrayRef<bool> outputs = options.outputArgs.empty()
-                               ? ArrayRef<bool>(writtenArgs)
-                               : ArrayRef<bool>(options.outputArgs);
-  if (outputs.size() != argTypes.size())
-    return llvm::createStringError(
-        "internal error: output flags for " + llvm::Twine(outputs.size()) +
-        " arguments, the function has " + llvm::Twine(argTypes.size()));
-  Invocation call;
-  if (llvm::Error err = prepare(*driver, argTypes, resultTypes, outputs,
-                                equalDims, options, phasePrefix, call))
-    return std::move(err);
-
-  // With poisoned outputs, the buffers the function allocates (its returned
-  // results) start poisoned too.
-  if (*driver && options.poisonOutputs)
-    runtime::setPoisonAllocations(true);
-  auto start = std::chrono::steady_clock::now();
-  llvm::Error invoked = engine->invokePacked(entry, call.packed);
-  runtime::setPoisonAllocations(false);
-  cuda::CUresult synced =
-      *driver ? (*driver)->api().cuCtxSynchronize() : cuda::kSuccess;
-  auto stop = std::chrono::steady_clock::now();
-  addPhaseSeconds(phasePrefix + phase::kCall.str(),
-                  std::chrono::duration<double>(stop - start).count());
-  if (invoked)
-    return std::move(invoked);
-  if (*driver)
-    if (llvm::Error err =
-            checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
-      return std::move(err);
-
-  // The memrefs the function returned are freed however this returns.
-  llvm::scope_exit release([&] { releaseResults(*driver, resultTypes, call); });
-  PhaseTimer copyOutTimer(phasePrefix + phase::kCopyOut.str());
+/// Copies back what a finished call left (see Runner::run): the outputs
+/// (every argument with `copyInputsOut`), whether the other arguments
+/// changed, and the results (not freed here).
+static llvm::Expected<RunResult>
+collectResult(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
+              ArrayRef<MemRefType> resultTypes, ArrayRef<bool> outputs,
+              bool copyInputsOut, Invocation &call) {
   RunResult result;
-  result.milliseconds =
-      std::chrono::duration<double, std::milli>(stop - start).count();
   auto describe = [](Type element, ArrayRef<int64_t> shape) {
     HostBuffer out;
     out.element = element;
@@ -678,10 +651,10 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
         result.args.emplace_back(describe(type.getElementType(), desc.sizes));
     // An input stays on the GPU unless asked for: whether it changed is
     // checked below, in place.
-    if (!options.copyInputsOut && !outputs[i])
+    if (!copyInputsOut && !outputs[i])
       continue;
     out.bytes.resize(countBytes(out));
-    if (llvm::Error err = copyBytes(*driver, out.bytes.data(), desc.aligned,
+    if (llvm::Error err = copyBytes(driver, out.bytes.data(), desc.aligned,
                                     out.bytes.size()))
       return std::move(err);
   }
@@ -689,7 +662,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
     const HostBuffer &after = result.args[index];
     llvm::Expected<bool> same =
         after.bytes.empty()
-            ? equalsInPlace(*driver, call.descriptors[index].aligned, *before,
+            ? equalsInPlace(driver, call.descriptors[index].aligned, *before,
                             countBytes(after))
             : std::memcmp(before->data(), after.bytes.data(),
                           after.bytes.size()) == 0;
@@ -723,14 +696,63 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
       continue;
     out.bytes.resize(countBytes(out));
     if (llvm::Error err =
-            copyBytes(*driver, out.bytes.data(), data, out.bytes.size()))
+            copyBytes(driver, out.bytes.data(), data, out.bytes.size()))
       return std::move(err);
   }
   return result;
 }
 
+llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
+  llvm::Expected<const cuda::Driver *> driver = getDriver(onCpu);
+  if (!driver)
+    return driver.takeError();
+  ArrayRef<bool> outputs = options.outputArgs.empty()
+                               ? ArrayRef<bool>(writtenArgs)
+                               : ArrayRef<bool>(options.outputArgs);
+  if (outputs.size() != argTypes.size())
+    return llvm::createStringError(
+        "internal error: output flags for " + llvm::Twine(outputs.size()) +
+        " arguments, the function has " + llvm::Twine(argTypes.size()));
+  Invocation call;
+  if (llvm::Error err = prepare(*driver, argTypes, resultTypes, outputs,
+                                equalDims, options, phasePrefix, call))
+    return std::move(err);
+
+  // With poisoned outputs, the buffers the function allocates (its returned
+  // results) start poisoned too.
+  if (*driver && options.poisonOutputs)
+    runtime::setPoisonAllocations(
+        getAllocationPoisonByte(options.poisonPattern));
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error invoked = engine->invokePacked(entry, call.packed);
+  runtime::setPoisonAllocations(-1);
+  cuda::CUresult synced =
+      *driver ? (*driver)->api().cuCtxSynchronize() : cuda::kSuccess;
+  auto stop = std::chrono::steady_clock::now();
+  addPhaseSeconds(phasePrefix + phase::kCall.str(),
+                  std::chrono::duration<double>(stop - start).count());
+  if (invoked)
+    return std::move(invoked);
+  if (*driver)
+    if (llvm::Error err =
+            checkCall(**driver, synced, "a kernel (cuCtxSynchronize)"))
+      return std::move(err);
+
+  // The memrefs the function returned are freed however this returns.
+  llvm::scope_exit release([&] { releaseResults(*driver, resultTypes, call); });
+  PhaseTimer copyOutTimer(phasePrefix + phase::kCopyOut.str());
+  llvm::Expected<RunResult> result =
+      collectResult(*driver, argTypes, resultTypes, outputs,
+                    options.copyInputsOut, call);
+  if (result)
+    result->milliseconds =
+        std::chrono::duration<double, std::milli>(stop - start).count();
+  return result;
+}
+
 llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
-                                    const TimingOptions &timing) {
+                                    const TimingOptions &timing,
+                                    RunResult *after) {
   llvm::Expected<const cuda::Driver *> driverOrNull = getDriver(onCpu);
   if (!driverOrNull)
     return driverOrNull.takeError();
@@ -832,10 +854,24 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   };
 
   std::vector<double> samples;
-  for (unsigned i = 0; i < timing.warmup + std::max(1u, timing.runs); ++i) {
+  unsigned calls = timing.warmup + std::max(1u, timing.runs);
+  for (unsigned i = 0; i < calls; ++i) {
     llvm::Expected<double> ms = driver ? withEvents(i) : wallClock();
     if (!ms)
       return ms.takeError();
+    if (after && i + 1 == calls) {
+      ArrayRef<bool> outputs = inputs.outputArgs.empty()
+                                   ? ArrayRef<bool>(writtenArgs)
+                                   : ArrayRef<bool>(inputs.outputArgs);
+      llvm::Expected<RunResult> left =
+          collectResult(driver, argTypes, resultTypes, outputs,
+                        /*copyInputsOut=*/false, call);
+      if (!left) {
+        releaseResults(driver, resultTypes, call);
+        return left.takeError();
+      }
+      *after = std::move(*left);
+    }
     releaseResults(driver, resultTypes, call);
     if (i >= timing.warmup)
       samples.push_back(*ms);

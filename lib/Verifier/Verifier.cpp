@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 using namespace mlir;
@@ -61,39 +62,73 @@ static void withReader(const HostBuffer &buffer, Body body) {
   body([&buffer](int64_t i) { return getElement(buffer, i); });
 }
 
-double mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
-                                          Tolerance tolerance) {
-  if (!tolerance.scaled || !isa<FloatType>(expected.element))
-    return tolerance.atol;
+int64_t mlir::qimeng::getToleranceGroupSize(llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  if (shape.size() >= 2 && shape.back() >= kToleranceGroupMin)
+    return shape.back();
+  return std::max<int64_t>(1, count);
+}
+
+AbsoluteTolerance mlir::qimeng::getAbsoluteTolerance(const HostBuffer &expected,
+                                                     Tolerance tolerance) {
+  AbsoluteTolerance result;
+  if (!tolerance.scaled || !isa<FloatType>(expected.element)) {
+    result.perGroup.assign(1, tolerance.atol);
+    return result;
+  }
   int64_t count = expected.bytes.size() / getElementBytes(expected.element);
+  int64_t groupSize = getToleranceGroupSize(expected.shape);
+  int64_t groups = std::max<int64_t>(1, llvm::divideCeil(count, groupSize));
+  result.groupSize = groupSize;
+  // Sums of squares and finite counts per group, from blocks of elements
+  // (a block may start or end inside a group: its partial sums are added).
   struct Squares {
-    double sum = 0;
-    int64_t finite = 0;
+    int64_t firstGroup = 0;
+    std::vector<double> sums;
+    std::vector<int64_t> finite;
   };
   std::vector<Squares> blocks;
   withReader(expected, [&](auto read) {
     blocks = mapBlocks<Squares>(count, [&](int64_t begin, int64_t end) {
       Squares squares;
+      squares.firstGroup = begin / groupSize;
+      int64_t last = end > begin ? (end - 1) / groupSize : squares.firstGroup;
+      squares.sums.assign(last - squares.firstGroup + 1, 0);
+      squares.finite.assign(last - squares.firstGroup + 1, 0);
       for (int64_t i = begin; i < end; ++i) {
         double value = read(i);
         if (std::isfinite(value)) {
-          squares.sum += value * value;
-          ++squares.finite;
+          int64_t g = i / groupSize - squares.firstGroup;
+          squares.sums[g] += value * value;
+          ++squares.finite[g];
         }
       }
       return squares;
     });
   });
-  double squares = 0;
-  int64_t finite = 0;
-  for (const Squares &block : blocks) {
-    squares += block.sum;
-    finite += block.finite;
+  std::vector<double> sums(groups, 0);
+  std::vector<int64_t> finite(groups, 0);
+  double allSquares = 0;
+  int64_t allFinite = 0;
+  for (const Squares &block : blocks)
+    for (size_t g = 0; g < block.sums.size(); ++g) {
+      sums[block.firstGroup + g] += block.sums[g];
+      finite[block.firstGroup + g] += block.finite[g];
+      allSquares += block.sums[g];
+      allFinite += block.finite[g];
+    }
+  double outputRms = allFinite ? std::sqrt(allSquares / allFinite) : 0;
+  double length = std::max(1.0, std::sqrt(double(tolerance.reductionLength) /
+                                          double(kToleranceReductionLength)));
+  result.perGroup.resize(groups);
+  for (int64_t g = 0; g < groups; ++g) {
+    double rms = finite[g] ? std::sqrt(sums[g] / finite[g]) : 0;
+    double scale = std::max(rms, kToleranceGroupFloor * outputRms);
+    result.perGroup[g] = tolerance.atol * scale * length;
   }
-  double rms = finite ? std::sqrt(squares / finite) : 0;
-  double length = std::sqrt(double(tolerance.reductionLength) /
-                            double(kToleranceReductionLength));
-  return tolerance.atol * std::max(1.0, rms) * std::max(1.0, length);
+  return result;
 }
 
 /// A value with the digits that tell two nearby floats apart.
@@ -128,8 +163,10 @@ double mlir::qimeng::getElement(const HostBuffer &buffer, int64_t index) {
                   llvm::APFloat::rmNearestTiesToEven, &lossy);
     return value.convertToDouble();
   }
+  // i1 as the byte it is stored in: 0 or 1 when written, anything else is
+  // poison (or a kernel storing garbage).
   if (element.isInteger(1))
-    return bits & 1;
+    return bits & 0xff;
   // Sign-extend the integer.
   unsigned width = bytes * 8;
   return static_cast<double>(llvm::SignExtend64(bits, width));
@@ -161,9 +198,9 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   }
   int64_t count = got.bytes.size() / getElementBytes(got.element);
   bool integer = !isa<FloatType>(got.element);
-  double atol = getAbsoluteTolerance(expected, tolerance);
+  AbsoluteTolerance atol = getAbsoluteTolerance(expected, tolerance);
   struct Errors {
-    double maxAbs = 0, maxRel = 0;
+    double maxAbs = 0, maxRel = 0, margin = 0;
     int64_t firstMismatch = -1;
   };
   std::vector<Errors> blocks;
@@ -188,10 +225,20 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
             // Relative errors of expected values near zero say nothing.
             if (std::fabs(b) > 1e-6)
               errors.maxRel = std::max(errors.maxRel, abs / std::fabs(b));
-            match = abs <= atol + tolerance.rtol * std::fabs(b);
+            double allowed = atol(i) + tolerance.rtol * std::fabs(b);
+            match = abs <= allowed;
+            if (abs > 0)
+              errors.margin = std::max(
+                  errors.margin,
+                  allowed > 0 ? abs / allowed
+                              : std::numeric_limits<double>::infinity());
           }
-          if (!match && errors.firstMismatch < 0)
-            errors.firstMismatch = i;
+          if (!match) {
+            if (integer || !std::isfinite(a) || !std::isfinite(b))
+              errors.margin = std::numeric_limits<double>::infinity();
+            if (errors.firstMismatch < 0)
+              errors.firstMismatch = i;
+          }
         }
         return errors;
       });
@@ -200,6 +247,7 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
   for (const Errors &block : blocks) {
     result.maxAbsError = std::max(result.maxAbsError, block.maxAbs);
     result.maxRelError = std::max(result.maxRelError, block.maxRel);
+    result.margin = std::max(result.margin, block.margin);
     if (result.firstMismatch < 0)
       result.firstMismatch = block.firstMismatch;
   }
@@ -209,8 +257,9 @@ Comparison mlir::qimeng::compareBuffers(const HostBuffer &got,
     result.reason = "at " + formatIndex(got.shape, i) + ": got " +
                     formatValue(a) + ", expected " + formatValue(b);
     if (!integer && std::isfinite(a) && std::isfinite(b))
-      result.reason += " (allowed error " +
-                       formatValue(atol + tolerance.rtol * std::fabs(b)) + ")";
+      result.reason +=
+          " (allowed error " +
+          formatValue(atol(i) + tolerance.rtol * std::fabs(b)) + ")";
   }
   // A constant output where the reference varies (e.g. all zeros) is a
   // cheat even when the values happen to be within tolerance.
@@ -281,13 +330,14 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
 
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
-                 ModuleOp referenceModule, ReferenceOn referenceOn) {
+                 ModuleOp referenceModule, ReferenceOn referenceOn,
+                 RunnerMode candidateMode) {
   if (!referenceModule && module.lookupSymbol<LLVM::LLVMFuncOp>(entry))
     return llvm::createStringError(
         "@" + entry +
         " is lowered already: give the original program as the reference");
   // The candidate compiles first: its errors are the ones to report.
-  auto candidate = Runner::create(module, entry, RunnerMode::Planned);
+  auto candidate = Runner::create(module, entry, candidateMode);
   if (!candidate)
     return candidate.takeError();
   llvm::Expected<std::shared_ptr<SharedReference>> reference =
@@ -383,9 +433,16 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
   report.referenceOn = reference->isOnCpu() ? "cpu" : "gpu-naive";
   ArrayRef<bool> outputs = reference->getWrittenArgs();
   double candidateMs = 0, referenceMs = 0;
+  report.seed = options.seed ? *options.seed : drawSeed();
+  // The first trial's reference result, for checking the timed calls.
+  const RunResult *firstExpected = nullptr;
+  std::optional<RunResult> ownedFirst;
   for (unsigned t = 0; t < std::max(1u, options.trials); ++t) {
     RunOptions run = options.run;
-    run.seed = options.seed + t;
+    run.seed = report.seed + t;
+    // Alternate poison patterns: an element left unwritten cannot equal
+    // both.
+    run.poisonPattern = t % 2;
     // The outputs are what the reference writes: whatever else the candidate
     // touches is an input it modified.
     run.outputArgs.assign(outputs.begin(), outputs.end());
@@ -403,9 +460,19 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     if (cached == shared->results.end()) {
       std::string readers;
       llvm::Expected<RunResult> ran = reference->run(run);
-      if (!ran)
+      if (!ran) {
+        // A candidate that failed an earlier trial has failed: the
+        // reference's own trouble later does not make that "could not run".
+        if (!report.ok) {
+          report.trials.back().note +=
+              (report.trials.back().note.empty() ? "" : "; ") +
+              ("the reference then failed to run: " +
+               llvm::toString(ran.takeError()));
+          break;
+        }
         return llvm::make_error<ReferenceError>(
             "the reference failed to run: " + llvm::toString(ran.takeError()));
+      }
       {
         PhaseTimer timer((kReferencePhasePrefix + phase::kCompare).str());
         for (auto [i, written] : llvm::enumerate(outputs))
@@ -457,16 +524,39 @@ llvm::Expected<VerifyReport> Verifier::verify(const VerifyOptions &options) {
     referenceMs += expected.milliseconds;
     report.ok &= trial.ok;
     report.trials.push_back(std::move(trial));
-    if (!shared->keepResults)
+    if (t == 0 && options.timing && readers.empty())
+      firstExpected = shared->keepResults ? &cached->second.first : nullptr;
+    if (!shared->keepResults) {
+      // The first trial's reference outlives the trials when the timed
+      // calls are to be checked against it.
+      if (t == 0 && options.timing && readers.empty()) {
+        ownedFirst = std::move(cached->second.first);
+        firstExpected = &*ownedFirst;
+      }
       shared->results.erase(cached);
+    }
   }
   if (options.timing) {
     RunOptions inputs = options.run;
-    inputs.seed = options.seed;
-    llvm::Expected<Timing> candidateTiming =
-        candidate->time(inputs, *options.timing);
+    inputs.seed = report.seed;
+    inputs.outputArgs.assign(outputs.begin(), outputs.end());
+    RunResult after;
+    llvm::Expected<Timing> candidateTiming = candidate->time(
+        inputs, *options.timing, firstExpected ? &after : nullptr);
     if (!candidateTiming)
       return candidateTiming.takeError();
+    if (firstExpected) {
+      PhaseTimer timer(phase::kCompare.str());
+      TrialReport trial =
+          judgeTrial(after, *firstExpected, outputs, options.tolerance,
+                     shared->reductionLength);
+      trial.seed = report.seed;
+      trial.note = "the outputs of the last timed call";
+      if (!trial.ok)
+        trial.reason = "after the timed calls: " + trial.reason;
+      report.ok &= trial.ok;
+      report.afterTiming = std::move(trial);
+    }
     report.candidateTiming = *candidateTiming;
     candidateMs = candidateTiming->medianMs;
     referenceMs = 0;

@@ -247,7 +247,8 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
       "--reference=" + referencePath.str(),
       "--entry=" + entry.str(),
       llvm::formatv("--trials={0}", options.trials).str(),
-      llvm::formatv("--seed={0}", options.seed).str(),
+      llvm::formatv("--seed={0}", options.seed ? *options.seed : drawSeed())
+          .str(),
       llvm::formatv("--timeout={0}", options.timeoutSeconds).str(),
       "--report=" + reportPath};
   appendCheckOptions(options, args);
@@ -276,6 +277,7 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
   result.reason = result.report.getString("message").value_or("").str();
   readTimings(result);
   result.status = getStepStatus(status);
+  result.noGpu = status == "no-gpu";
   if (result.status == StepStatus::Pass)
     result.reason.clear();
   return result;
@@ -287,6 +289,8 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
                               const StepOptions &options) {
   size_t count = candidates.size();
   std::vector<StepResult> results(count);
+  // One seed for the whole batch: the reference runs once per seed.
+  uint64_t seed = options.seed ? *options.seed : drawSeed();
   auto couldNotRunFrom = [&](size_t from, const llvm::Twine &why) {
     for (size_t i = from; i < count; ++i) {
       results[i].status = StepStatus::CouldNotRun;
@@ -326,7 +330,7 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
         "--candidates-report=" + linesPath,
         "--entry=" + entry.str(),
         llvm::formatv("--trials={0}", options.trials).str(),
-        llvm::formatv("--seed={0}", options.seed).str(),
+        llvm::formatv("--seed={0}", seed).str(),
         llvm::formatv("--timeout={0}", limit).str(),
         llvm::formatv("--candidate-timeout={0}", options.timeoutSeconds).str(),
         "--report=" + reportPath};
@@ -356,6 +360,7 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
         StepResult &result = results[next + *index];
         llvm::StringRef status = line->getString("status").value_or("error");
         result.status = getStepStatus(status);
+        result.noGpu = status == "no-gpu";
         result.reason = line->getString("message").value_or("").str();
         // The candidate's line is its report (status, message, verify).
         result.report = llvm::json::Object(*line);

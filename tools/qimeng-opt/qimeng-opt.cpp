@@ -19,10 +19,11 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -55,31 +56,60 @@ public:
           status.type() != llvm::sys::fs::file_type::regular_file)
         continue;
       finalPath = path.str();
-      tempPath = finalPath + ".tmp-" +
-                 std::to_string(llvm::sys::Process::getProcessId());
-      *value = (inPlace ? "-o=" : "") + tempPath;
+      // A temporary of a random name, created exclusively (O_EXCL) beside
+      // FILE, and written through its descriptor (/dev/fd/N): nobody can
+      // plant a symlink there for the write to follow.
+      llvm::SmallString<256> created;
+      if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+              finalPath + ".tmp-%%%%%%%%%%%%", fd, created)) {
+        llvm::errs() << "error: cannot create a temporary beside '"
+                     << finalPath << "': " << ec.message() << "\n";
+        failedToCreate = true;
+        return;
+      }
+      tempPath = created.str().str();
+      *value = (inPlace ? "-o=" : "") + ("/dev/fd/" + std::to_string(fd));
     }
   }
+
+  /// Whether the temporary could not be created (nothing to run then).
+  bool failed() const { return failedToCreate; }
 
   /// Moves the temporary into place on success, removes it on failure.
   int finish(int rc) {
     if (tempPath.empty())
       return rc;
-    if (rc != 0) {
+    auto cleanUp = [&] {
       llvm::sys::fs::remove(tempPath);
+      ::close(fd);
+    };
+    if (rc != 0) {
+      cleanUp();
       return rc;
+    }
+    // The name must still be the file written (not swapped meanwhile).
+    struct stat written, named;
+    if (::fstat(fd, &written) != 0 || ::lstat(tempPath.c_str(), &named) != 0 ||
+        written.st_ino != named.st_ino || written.st_dev != named.st_dev) {
+      llvm::errs() << "error: the temporary output '" << tempPath
+                   << "' was replaced while it was written\n";
+      ::close(fd);
+      return 1;
     }
     if (std::error_code ec = llvm::sys::fs::rename(tempPath, finalPath)) {
       llvm::errs() << "error: cannot write '" << finalPath
                    << "': " << ec.message() << "\n";
-      llvm::sys::fs::remove(tempPath);
+      cleanUp();
       return 1;
     }
+    ::close(fd);
     return rc;
   }
 
 private:
   std::string finalPath, tempPath;
+  int fd = -1;
+  bool failedToCreate = false;
 };
 } // namespace
 
@@ -104,6 +134,8 @@ int main(int argc, char **argv) {
   mlir::qimeng::registerCompileOptions();
   std::vector<std::string> args(argv, argv + argc);
   AtomicOutput output(args);
+  if (output.failed())
+    return 1;
   std::vector<char *> cargs;
   for (std::string &arg : args)
     cargs.push_back(arg.data());

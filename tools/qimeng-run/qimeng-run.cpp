@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -73,8 +74,12 @@ llvm::cl::opt<std::string>
     entryName("entry",
               llvm::cl::desc("Function to run (default: the only public "
                              "function with a body)"));
-llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the inputs"),
-                             llvm::cl::init(0));
+llvm::cl::opt<uint64_t>
+    seed("seed",
+         llvm::cl::desc("Seed of the inputs (default: 0 for a plain run; "
+                        "drawn fresh for --verify and --candidates, and "
+                        "recorded in the report)"),
+         llvm::cl::init(0));
 llvm::cl::list<std::string>
     shapes("shape", llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
                                    "I=AxB (argument I, in order)"));
@@ -104,7 +109,10 @@ llvm::cl::opt<ReferenceOn> referenceOn(
 llvm::cl::opt<bool>
     onCpu("cpu",
           llvm::cl::desc("Run the unplanned program on the host (the "
-                         "verifier's CPU reference) instead of the GPU"));
+                         "verifier's CPU reference) instead of the GPU; with "
+                         "--verify, check what the candidate program "
+                         "computes against the reference's, both on the "
+                         "host"));
 llvm::cl::opt<unsigned> trials("trials",
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
@@ -232,6 +240,9 @@ std::string describeMismatch(llvm::StringRef entry,
       where = llvm::formatv(": trial seed {0}: {1}", trial.seed, trial.reason);
       break;
     }
+  if (where.empty() && report.afterTiming && !report.afterTiming->ok)
+    where = llvm::formatv(": seed {0}: {1}", report.afterTiming->seed,
+                          report.afterTiming->reason);
   return ("@" + entry + " does not match the reference" + where).str();
 }
 
@@ -470,10 +481,12 @@ int main(int argc, char **argv) {
     };
 
     // The command line's checks (after the inputs are read).
+    // A check's inputs are drawn fresh unless --seed replays a report's.
+    uint64_t verifySeed = seed.getNumOccurrences() ? uint64_t(seed) : drawSeed();
     auto getVerifyOptions = [&] {
       VerifyOptions verifyOptions;
       verifyOptions.trials = trials;
-      verifyOptions.seed = seed;
+      verifyOptions.seed = verifySeed;
       verifyOptions.run = options;
       if (absTol.getNumOccurrences() || relTol.getNumOccurrences())
         verifyOptions.tolerance = Tolerance{absTol, relTol};
@@ -496,17 +509,20 @@ int main(int argc, char **argv) {
       }
       llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
           *module, entry, referenceModule ? *referenceModule : ModuleOp(),
-          referenceOn);
+          onCpu ? ReferenceOn::Cpu : ReferenceOn(referenceOn),
+          onCpu ? RunnerMode::Cpu : RunnerMode::Planned);
       if (!verifier)
         return fail(verifier.takeError());
       if (llvm::Error err = readInputs((*verifier)->getArgTypes()))
         return fail(std::move(err));
-      std::string device = describeDevice();
+      std::string device = onCpu ? "the CPU" : describeDevice();
       llvm::Expected<VerifyReport> verified =
           (*verifier)->verify(getVerifyOptions());
       if (!verified)
         return fail(verified.takeError());
       report["verify"] = toJSON(*verified);
+      llvm::errs() << "qimeng-run: seed " << verified->seed
+                   << " (replay with --seed=" << verified->seed << ")\n";
       llvm::errs() << "qimeng-run: reference: "
                    << (verified->referenceOn == "cpu"
                            ? "the unplanned program on the CPU"
@@ -517,14 +533,23 @@ int main(int argc, char **argv) {
                                       trial.seed, trial.ok ? "ok" : "FAIL");
         for (const OutputReport &output : trial.outputs)
           llvm::errs() << llvm::formatv(
-              ", {0} max abs {1:e2} rel {2:e2}", output.name,
-              output.comparison.maxAbsError, output.comparison.maxRelError);
+              ", {0} max abs {1:e2} rel {2:e2} margin {3}", output.name,
+              output.comparison.maxAbsError, output.comparison.maxRelError,
+              std::isfinite(output.comparison.margin)
+                  ? llvm::formatv("{0:f3}", output.comparison.margin).str()
+                  : std::string("inf"));
         if (!trial.ok)
           llvm::errs() << " — " << trial.reason;
         if (!trial.poisoned)
           llvm::errs() << " (" << trial.note << ")";
         llvm::errs() << "\n";
       }
+      if (verified->afterTiming)
+        llvm::errs() << "qimeng-run: after the timed calls: "
+                     << (verified->afterTiming->ok
+                             ? "ok"
+                             : "FAIL — " + verified->afterTiming->reason)
+                     << "\n";
       if (verified->candidateTiming)
         llvm::errs() << "qimeng-run: candidate "
                      << formatTiming(*verified->candidateTiming) << " on "

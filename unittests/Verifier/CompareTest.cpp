@@ -107,7 +107,7 @@ TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
     big[i] = (i % 2 ? 100.0f : -100.0f) + i;
   big[5] = 0.25f;
   HostBuffer want = f32(big, {3, 4});
-  double atol = getAbsoluteTolerance(want, tol);
+  double atol = getAbsoluteTolerance(want, tol)(0);
   EXPECT_GT(atol, 0.9e-2);
   EXPECT_LT(atol, 1.1e-2);
   // A rounding-sized error on the near-zero element passes scaled...
@@ -126,13 +126,100 @@ TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
   // Sums longer than 4096 terms widen it by the square root of the ratio.
   Tolerance longSum =
       getDefaultTolerance(Builder(&ctx).getF32Type(), 16 * 4096);
-  EXPECT_NEAR(getAbsoluteTolerance(want, longSum), 4 * atol, 1e-9);
+  EXPECT_NEAR(getAbsoluteTolerance(want, longSum)(0), 4 * atol, 1e-9);
   EXPECT_NEAR(getAbsoluteTolerance(
-                  want, getDefaultTolerance(Builder(&ctx).getF32Type(), 100)),
+                  want, getDefaultTolerance(Builder(&ctx).getF32Type(), 100))(
+                  0),
               atol, 1e-12);
-  // Outputs of root mean square below 1 keep the element type's own.
-  EXPECT_DOUBLE_EQ(getAbsoluteTolerance(f32({0.5f, -0.25f, 0.75f}, {3}), tol),
-                   1e-4);
+  // Outputs of root mean square below 1 are held to their own size too: no
+  // absolute floor.
+  EXPECT_NEAR(getAbsoluteTolerance(f32({0.5f, -0.25f, 0.75f}, {3}), tol)(0),
+              1e-4 * std::sqrt((0.25 + 0.0625 + 0.5625) / 3), 1e-12);
+}
+
+// Probabilities of a softmax over 16384 columns (about 6e-5 each): a result
+// off by half, or by 1e-3, is rejected; rounding noise is accepted, with its
+// margin reported.
+TEST_F(CompareTest, SmallOutputsAreCheckedAtTheirOwnScale) {
+  int64_t rows = 4, cols = 16384;
+  std::vector<float> p(rows * cols);
+  std::vector<double> sums(rows, 0);
+  // Rows shifted by 0.01 each: their sums of exponentials differ by 1 %.
+  auto x = [&](int64_t r, int64_t c) {
+    return std::sin(double(r * cols + c)) + 0.01 * r;
+  };
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c)
+      sums[r] += std::exp(x(r, c));
+    for (int64_t c = 0; c < cols; ++c)
+      p[r * cols + c] = float(std::exp(x(r, c)) / sums[r]);
+  }
+  HostBuffer want = f32(p, {rows, cols});
+  Tolerance softmax = getDefaultTolerance(Builder(&ctx).getF32Type(), cols);
+  auto scaled = [&](double factor) {
+    std::vector<float> out = p;
+    for (float &v : out)
+      v = float(v * factor);
+    return compareBuffers(f32(out, {rows, cols}), want, softmax);
+  };
+  Comparison half = scaled(0.5);
+  EXPECT_FALSE(half.ok);
+  EXPECT_GT(half.margin, 100);
+  EXPECT_FALSE(scaled(1 + 1e-3).ok);
+  Comparison noise = scaled(1 + 1e-6);
+  EXPECT_TRUE(noise.ok) << noise.reason;
+  EXPECT_GT(noise.margin, 0);
+  EXPECT_LT(noise.margin, 0.1);
+  // A row normalised by another row's sum.
+  std::vector<float> swapped = p;
+  for (int64_t c = 0; c < cols; ++c)
+    swapped[cols + c] = float(std::exp(x(1, c)) / sums[0]);
+  EXPECT_FALSE(compareBuffers(f32(swapped, {rows, cols}), want, softmax).ok);
+}
+
+// Rows of different sizes: each row of 32 or more elements is held to its
+// own scale, so an error that is small beside the large rows is still caught
+// in a small one.
+TEST_F(CompareTest, EachRowHasItsOwnScale) {
+  std::vector<float> values(2 * 64);
+  for (int i = 0; i < 64; ++i) {
+    values[i] = 10 * std::sin(i + 1.0f);
+    values[64 + i] = 0.02f * std::cos(i + 1.0f);
+  }
+  HostBuffer want = f32(values, {2, 64});
+  AbsoluteTolerance atol = getAbsoluteTolerance(want, tol);
+  EXPECT_EQ(atol.groupSize, 64);
+  EXPECT_GT(atol(0), 5e-4);
+  EXPECT_LT(atol(64), 2e-6);
+  std::vector<float> got = values;
+  got[70] += 2e-4f; // 1 % of the small row's values
+  EXPECT_FALSE(compareBuffers(f32(got, {2, 64}), want, tol).ok);
+  // Short rows share the output's scale.
+  EXPECT_EQ(getToleranceGroupSize({64, 8}), 512);
+  EXPECT_EQ(getToleranceGroupSize({5}), 5);
+  EXPECT_EQ(getToleranceGroupSize({3, 32}), 32);
+}
+
+// A row that is nearly zero (a sum that cancels) keeps a thousandth of the
+// output's scale: rounding noise there is not a mismatch.
+TEST_F(CompareTest, NearlyZeroRowsKeepAFractionOfTheOutputScale) {
+  std::vector<float> values(2 * 32);
+  for (int i = 0; i < 32; ++i) {
+    values[i] = 10 * std::sin(i + 1.0f);
+    values[32 + i] = 1e-9f * std::cos(i + 1.0f);
+  }
+  HostBuffer want = f32(values, {2, 32});
+  AbsoluteTolerance atol = getAbsoluteTolerance(want, tol);
+  EXPECT_NEAR(atol(32), 1e-4 * 1e-3 * std::sqrt([&] {
+                double s = 0;
+                for (float v : values)
+                  s += double(v) * v;
+                return s / 64;
+              }()),
+              1e-12);
+  std::vector<float> got = values;
+  got[40] += 1e-7f;
+  EXPECT_TRUE(compareBuffers(f32(got, {2, 32}), want, tol).ok);
 }
 
 TEST_F(CompareTest, LargeBuffersAreComparedInBlocksWithTheSameVerdicts) {
@@ -199,6 +286,21 @@ TEST_F(CompareTest, PoisonIsNaNForFloatsAndAPatternForIntegers) {
   int32_t ints[2];
   fillPoison(b.getI32Type(), 2, ints);
   EXPECT_EQ(ints[1], 0x7f7f7f7f);
+  // i1 poison is a byte that is neither 0 nor 1: it never reads as a value
+  // a kernel could have written.
+  uint8_t bools[3];
+  fillPoison(b.getI1Type(), 3, bools);
+  HostBuffer poisoned, written;
+  poisoned.element = written.element = b.getI1Type();
+  poisoned.shape = written.shape = {3};
+  poisoned.bytes.assign(bools, bools + 3);
+  written.bytes = {1, 1, 1};
+  EXPECT_NE(getElement(poisoned, 0), 1);
+  EXPECT_NE(getElement(poisoned, 0), 0);
+  Comparison c = compareBuffers(poisoned, written, getDefaultTolerance(
+                                                       b.getI1Type()));
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(std::isinf(c.margin));
 }
 
 } // namespace

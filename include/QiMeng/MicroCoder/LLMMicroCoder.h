@@ -12,9 +12,13 @@
 // kernel, so only while no LLM-written step was taken), else skips the
 // step. The kernel ends as the last verified implementation.
 //
-// Without a GPU, steps are checked as far as they can be (parse, checks,
-// lowering to PTX) and marked unverified; with `requireGpuVerification`
-// that is an error.
+// LLM-written code is taken only when it passed on the GPU. A step that could
+// not be run is rolled back, as a failed one is; only on a machine without a
+// GPU, and only with `allowUnverified`, is an LLM step checked as far as it
+// can be (parse, checks, lowering to PTX) and kept marked unverified.
+// Built-in steps (MLIR's own transformations) without a GPU are checked the
+// same way and kept, marked unverified; with `requireGpuVerification` any
+// step that did not run on a GPU is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +42,9 @@ struct MicroCodeOptions {
   unsigned rounds = 3;
   unsigned trials = 3;
   bool requireGpuVerification = false;
+  /// On a machine without a GPU, keep LLM-written steps that compile to PTX
+  /// (marked unverified) instead of rolling them back.
+  bool allowUnverified = false;
   /// One line of progress.
   std::function<void(const llvm::Twine &)> progress;
 };

@@ -34,6 +34,9 @@ struct CompileOptions {
   /// Fail when a step cannot be run on a GPU (instead of marking it
   /// unverified).
   bool requireGpuVerification = false;
+  /// Keep LLM-written steps that could not run for want of a GPU (marked
+  /// unverified) instead of rolling them back.
+  bool allowUnverified = false;
   /// Where to write the JSON report ("" = nowhere).
   std::string reportPath;
   /// Verification trials per step.

@@ -37,11 +37,12 @@ std::optional<std::string> takeError();
 /// function owns the result buffers it allocates. Null is ignored.
 void freeReturnedBuffer(void *ptr);
 
-/// While on, every buffer the host code allocates (returned results and
-/// temporaries) starts as 0xFF bytes, NaN in every floating-point type and
-/// -1 in every integer type, so a kernel that leaves part of a result
-/// unwritten shows: what verification runs ask for.
-void setPoisonAllocations(bool poison);
+/// While set to a byte (0-255), every buffer the host code allocates
+/// (returned results and temporaries) starts with that byte everywhere, so
+/// a kernel that leaves part of a result unwritten shows: what verification
+/// runs ask for (0xFF: NaN in every floating-point type, -1 in every integer
+/// type; 0x7F: values near the largest of each type). -1 turns it off.
+void setPoisonAllocations(int byte);
 
 /// While set (non-null), every stream the host code asks for is `stream`,
 /// and the host code's destroy and synchronize calls leave it alone: the

@@ -39,11 +39,14 @@ struct HostBuffer {
 struct RunOptions {
   /// Seed of the input generator.
   uint64_t seed = 0;
-  /// Fill the arguments the function writes with NaN (floating point) or
-  /// 0x7f bytes (integers) instead of random data, and the buffers it
-  /// allocates (its returned results) with 0xFF bytes (NaN, -1), so a kernel
-  /// that writes nothing cannot pass.
+  /// Fill the arguments the function writes with poison (fillPoison of
+  /// `poisonPattern`) instead of random data, and the buffers it allocates
+  /// (its returned results) with 0xFF bytes (pattern 0: NaN, -1) or 0x7F
+  /// bytes (pattern 1: near the largest value of the type), so a kernel that
+  /// leaves any element unwritten cannot pass: no written value equals both
+  /// patterns, and the verifier's trials alternate them.
   bool poisonOutputs = false;
+  unsigned poisonPattern = 0;
   /// The arguments treated as outputs (poisoned when asked, not checked for
   /// changes); empty means the ones this runner's function writes.
   SmallVector<bool> outputArgs;
@@ -143,8 +146,12 @@ public:
 
   /// Times the function on inputs built as `run` builds them (outputs are
   /// not poisoned: NaN could change the speed), by the `timing` protocol.
+  /// With `after`, also copies back what the last timed call left (the
+  /// outputs RunOptions::outputArgs names, and the results), so the caller
+  /// can check that the timed calls computed what the checked ones did.
   llvm::Expected<Timing> time(const RunOptions &inputs,
-                              const TimingOptions &timing);
+                              const TimingOptions &timing,
+                              RunResult *after = nullptr);
 
   llvm::ArrayRef<MemRefType> getArgTypes() const { return argTypes; }
   /// Whether the function writes argument I (found from the memory effects
@@ -173,8 +180,13 @@ private:
 void fillRandom(Type element, int64_t count, uint64_t seed, void *data);
 
 /// Fills `count` elements with a poison value: quiet NaN for floating
-/// point, 0x7f bytes for integers.
-void fillPoison(Type element, int64_t count, void *data);
+/// point; for integers 0x7f bytes (pattern 0) or 0x80 bytes (pattern 1),
+/// neither of which is 0 or 1 for i1.
+void fillPoison(Type element, int64_t count, void *data,
+                unsigned pattern = 0);
+
+/// The byte that returned buffers are poisoned with in `pattern`.
+int getAllocationPoisonByte(unsigned pattern);
 
 } // namespace mlir::qimeng
 

@@ -20,15 +20,20 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 
 namespace mlir::qimeng {
 
 /// |got - expected| <= atol' + rtol * |expected|, elementwise, where atol'
-/// is atol itself, or with `scaled` atol * max(1, rms(expected)) *
-/// max(1, sqrt(reductionLength / kToleranceReductionLength)): the rounding
-/// error of a sum grows with the size of its terms (which the output's root
-/// mean square stands for) and, summed serially as the reference does, with
-/// the square root of its length.
+/// is atol itself, or with `scaled` atol * scale * max(1, sqrt(reductionLength
+/// / kToleranceReductionLength)). The scale is the root mean square of the
+/// expected values of the element's group (getToleranceGroupSize: its row,
+/// or the whole output), but at least kToleranceGroupFloor times the whole
+/// output's: rounding errors grow with the size of the values (a
+/// probability of 1e-5 gets an error allowance of 1e-9, not 1e-4) and,
+/// summed serially as the reference does, with the square root of the
+/// reduction's length. No absolute floor: an output of small values is
+/// checked as closely as one of large values.
 struct Tolerance {
   double atol = 0, rtol = 0;
   bool scaled = false;
@@ -37,6 +42,11 @@ struct Tolerance {
 
 /// The reduction length up to which a scaled tolerance is not widened.
 constexpr int64_t kToleranceReductionLength = 4096;
+/// A row of at least this many elements has a scale of its own.
+constexpr int64_t kToleranceGroupMin = 32;
+/// A group's scale is at least this fraction of the whole output's (a row
+/// that is nearly zero by cancellation is not held to its own size).
+constexpr double kToleranceGroupFloor = 1e-3;
 
 /// Floats: atol and rtol 1e-4 (f32, f64) or 1e-2 (f16, bf16), scaled, for a
 /// kernel whose longest reduction sums `reductionLength` terms; integers:
@@ -47,10 +57,36 @@ Tolerance getDefaultTolerance(Type element, int64_t reductionLength = 1);
 /// (the product of its static reduction loop ranges); 1 without reductions.
 int64_t getReductionLength(ModuleOp module);
 
+/// The elements of an output of `shape` that share a scale: the innermost
+/// dimension's rows when they have at least kToleranceGroupMin elements
+/// (rank 2 and more), else the whole output.
+int64_t getToleranceGroupSize(llvm::ArrayRef<int64_t> shape);
+
+/// The absolute error a tolerance allows (before its rtol part), per group.
+struct AbsoluteTolerance {
+  /// Elements per group (consecutive in memory).
+  int64_t groupSize = 1;
+  /// One per group (a single one for an unscaled tolerance).
+  std::vector<double> perGroup;
+  /// The allowance of the element at flat `index`.
+  double operator()(int64_t index) const {
+    return perGroup.size() == 1 ? perGroup[0] : perGroup[index / groupSize];
+  }
+};
+
+/// The absolute error `tolerance` allows each element of `expected`.
+AbsoluteTolerance getAbsoluteTolerance(const HostBuffer &expected,
+                                       Tolerance tolerance);
+
 /// How one output compares with the reference.
 struct Comparison {
   bool ok = true;
   double maxAbsError = 0, maxRelError = 0;
+  /// The largest error over its allowance (atol' + rtol |expected|): below
+  /// 1 when every element is within tolerance; how close the closest one
+  /// came. Infinite for an error where nothing is allowed (integers, a
+  /// mismatch of NaN).
+  double margin = 0;
   /// Flat index of the first mismatch, -1 if none.
   int64_t firstMismatch = -1;
   /// Why it failed (empty when ok).
@@ -59,13 +95,10 @@ struct Comparison {
 
 /// Compares `got` with `expected` (same type and shape). NaN or infinity in
 /// `got` where `expected` is finite is a mismatch; so is an output that is
-/// constant where the reference is not.
+/// constant where the reference is not. i1 elements compare as the bytes
+/// they are stored in (anything but 0 or 1 is poison left unwritten).
 Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected,
                           Tolerance tolerance);
-
-/// The absolute error `tolerance` allows every element of `expected`
-/// (before its rtol part).
-double getAbsoluteTolerance(const HostBuffer &expected, Tolerance tolerance);
 
 /// The element at flat `index` of a buffer as a double (for reports).
 double getElement(const HostBuffer &buffer, int64_t index);
@@ -73,10 +106,20 @@ double getElement(const HostBuffer &buffer, int64_t index);
 /// "[i, j, k]" of a flat index in `shape`.
 std::string formatIndex(llvm::ArrayRef<int64_t> shape, int64_t index);
 
+/// A seed for a verification's inputs, fresh from the system's entropy
+/// source (below 2^53, so JSON reports keep it exact).
+inline uint64_t drawSeed() {
+  std::random_device device;
+  uint64_t seed = (uint64_t(device()) << 32) ^ device();
+  return seed & ((uint64_t(1) << 53) - 1);
+}
+
 struct VerifyOptions {
-  /// Trials; trial t uses seed `seed + t`.
+  /// Trials; trial t uses seed `seed + t` (and poison pattern t % 2). Unset:
+  /// drawn fresh (drawSeed), so no fixed inputs can be tuned to; the report
+  /// records it for replaying with --seed.
   unsigned trials = 3;
-  uint64_t seed = 0;
+  std::optional<uint64_t> seed;
   /// Overrides the per-type default.
   std::optional<Tolerance> tolerance;
   RunOptions run;
@@ -107,6 +150,8 @@ struct TrialReport {
 
 struct VerifyReport {
   bool ok = true;
+  /// The seed of the first trial.
+  uint64_t seed = 0;
   /// Where the reference ran: "cpu" or "gpu-naive".
   std::string referenceOn;
   SmallVector<TrialReport> trials;
@@ -118,6 +163,11 @@ struct VerifyReport {
   double speedup = 0;
   /// Set when the candidate ran more than 10x faster than the reference.
   bool suspiciousSpeedup = false;
+  /// With timing: what the last timed call left, judged against the first
+  /// trial's reference (a kernel that computes only when checked fails
+  /// here). Unset when the reference reads its outputs' old contents (the
+  /// timed calls accumulate into them).
+  std::optional<TrialReport> afterTiming;
 };
 
 /// Judges one trial from the candidate's run (`got`) and the reference's
@@ -189,10 +239,13 @@ public:
   /// Compiles the candidate from `module` and the reference from
   /// `referenceModule` (the original program; `module` itself when null):
   /// unplanned, on the CPU or with plain plans on the GPU (see ReferenceOn).
+  /// `candidateMode` RunnerMode::Cpu checks the candidate's linalg program
+  /// itself on the host (no GPU: what it computes, not its GPU code).
   static llvm::Expected<std::unique_ptr<Verifier>>
   create(ModuleOp module, llvm::StringRef entry,
          ModuleOp referenceModule = nullptr,
-         ReferenceOn referenceOn = ReferenceOn::Auto);
+         ReferenceOn referenceOn = ReferenceOn::Auto,
+         RunnerMode candidateMode = RunnerMode::Planned);
   /// Compiles the candidate from `module` and checks it against `reference`.
   static llvm::Expected<std::unique_ptr<Verifier>>
   create(ModuleOp module, llvm::StringRef entry,

@@ -34,7 +34,9 @@ enum class StepStatus {
 
 struct StepOptions {
   unsigned trials = 3;
-  uint64_t seed = 0;
+  /// The first trial's seed; unset: drawn fresh for each check (a batch
+  /// draws one for all its candidates). The report records it.
+  std::optional<uint64_t> seed;
   /// Overrides the per-type default.
   std::optional<Tolerance> tolerance;
   /// Time candidate and reference (same protocol) when set.
@@ -62,6 +64,9 @@ struct StepResult {
   std::optional<Timing> candidateTiming, referenceTiming;
   /// The full qimeng-run report (see docs/user-guide.md), when one came.
   llvm::json::Object report;
+  /// CouldNotRun because the machine has no usable GPU (qimeng-run's
+  /// "no-gpu"), not because something else failed.
+  bool noGpu = false;
 };
 
 /// Checks `candidate`'s function `entry` against `reference`'s on the GPU:

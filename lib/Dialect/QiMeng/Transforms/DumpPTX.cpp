@@ -4,11 +4,10 @@
 
 #include "PTXObjects.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGDUMPPTXPASS
@@ -35,15 +34,15 @@ public:
               c = '_';
           SmallString<128> path(dir);
           llvm::sys::path::append(path, name + ".ptx");
-          std::string error;
-          std::unique_ptr<llvm::ToolOutputFile> file =
-              openOutputFile(path, &error);
-          if (!file) {
-            binary.emitError() << "cannot write PTX: " << error;
+          if (llvm::Error err =
+                  llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+                    os << ptx;
+                    return llvm::Error::success();
+                  })) {
+            binary.emitError()
+                << "cannot write PTX: " << llvm::toString(std::move(err));
             return WalkResult::interrupt();
           }
-          file->os() << ptx;
-          file->keep();
           return WalkResult::advance();
         });
     if (result.wasInterrupted())

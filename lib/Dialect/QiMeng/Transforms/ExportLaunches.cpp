@@ -4,10 +4,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGEXPORTLAUNCHESPASS
@@ -82,16 +81,17 @@ public:
     });
     if (failedOperand)
       return signalPassFailure();
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
-    if (!file) {
-      getOperation().emitError() << "cannot write launches: " << error;
+    // A unique temporary beside the file, renamed into place: never a
+    // half-written file, never a write through a planted symlink.
+    if (llvm::Error err = llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", llvm::json::Value(std::move(launches)))
+             << "\n";
+          return llvm::Error::success();
+        })) {
+      getOperation().emitError()
+          << "cannot write launches: " << llvm::toString(std::move(err));
       return signalPassFailure();
     }
-    file->os() << llvm::formatv("{0:2}",
-                                llvm::json::Value(std::move(launches)))
-               << "\n";
-    file->keep();
     markAllAnalysesPreserved();
   }
 };

@@ -3,8 +3,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGEXPORTPLANJSONPASS
@@ -20,17 +19,17 @@ public:
     llvm::json::Array plans;
     getOperation().walk([&](PlanOp plan) { plans.push_back(planToJSON(plan)); });
 
-    std::string error;
-    // ToolOutputFile writes to a temporary and renames on keep(), so a failed
-    // run never leaves a half-written file behind.
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
-    if (!file) {
-      getOperation().emitError() << "cannot write plan JSON: " << error;
+    // A unique temporary beside the file, renamed into place: never a
+    // half-written file, never a write through a planted symlink.
+    if (llvm::Error err = llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", llvm::json::Value(std::move(plans)))
+             << "\n";
+          return llvm::Error::success();
+        })) {
+      getOperation().emitError()
+          << "cannot write plan JSON: " << llvm::toString(std::move(err));
       return signalPassFailure();
     }
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(plans)))
-               << "\n";
-    file->keep();
     markAllAnalysesPreserved();
   }
 };

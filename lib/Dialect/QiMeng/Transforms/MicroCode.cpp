@@ -32,6 +32,7 @@ public:
     options.trials = session.getOptions().trials;
     options.requireGpuVerification =
         session.getOptions().requireGpuVerification;
+    options.allowUnverified = session.getOptions().allowUnverified;
     options.progress = [&](const Twine &line) { session.progress(line); };
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Runs the verifier on the mutants of generate.py.
+
+  run.py filter --mutants DIR --opt qimeng-opt --run qimeng-run [-j N]
+      Keeps the wrong kernels: a mutant that does not parse and verify is
+      dropped as invalid; one whose outputs equal its example's bit for bit
+      on the host (`qimeng-run --cpu --verify --atol=0 --rtol=0`, two seeds)
+      is dropped as equivalent; one the host cannot run in --timeout seconds
+      is kept as unfiltered. Writes DIR/filter.json.
+
+  run.py verify --mutants DIR --run qimeng-run [--cpu] [-j N]
+      `qimeng-run --verify` (default tolerances, fresh seeds, 2 trials) on
+      every kept mutant against its example, on the GPU (--cpu: the
+      mutant's program on the host). Every one must be rejected. Writes
+      DIR/verify.json (per mutant: verdict, reason, margin) and prints a
+      summary per kind; exits 1 if any mutant was accepted.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+
+def load(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+
+
+def last_line(text):
+    lines = [l for l in text.strip().split("\n") if l.strip()]
+    return lines[-1][:400] if lines else ""
+
+
+def filter_one(m, args):
+    path = os.path.join(args.mutants, m["file"])
+    code, err = run([args.opt, path, "-o", os.devnull], 60)
+    if code != 0:
+        return "invalid", last_line(err)
+    code, err = run([args.run, "--cpu", "--verify", "--atol=0", "--rtol=0",
+                     "--trials=2", "--seed=1", "--reference=" + m["reference"],
+                     path], args.timeout)
+    if code is None:
+        return "unfiltered", "the host run took longer than %d s" % args.timeout
+    if code == 0:
+        return "equivalent", "bit-identical to the example on the host"
+    if "does not match the reference" in err:
+        return "wrong", last_line(err)
+    return "invalid", last_line(err)
+
+
+def verify_one(m, args):
+    path = os.path.join(args.mutants, m["file"])
+    report = os.path.join(args.mutants, "reports", m["name"] + ".json")
+    cmd = [args.run, "--verify", "--trials=2", "--reference=" + m["reference"],
+           path, "--report=" + report]
+    if args.cpu:
+        cmd.insert(1, "--cpu")
+    code, err = run(cmd, args.timeout)
+    r = load(report, {})
+    margins = [o.get("margin") for t in r.get("verify", {}).get("trials", [])
+               for o in t.get("outputs", [])]
+    margin = None if any(x is None for x in margins) or not margins else max(margins)
+    if code is None:
+        return {"verdict": "error", "reason": "timeout"}
+    status = r.get("status")
+    verdict = {"pass": "accepted", "fail": "rejected"}.get(status, "error")
+    return {"verdict": verdict, "status": status, "margin": margin,
+            "seed": r.get("verify", {}).get("seed"),
+            "reason": r.get("message") or last_line(err)}
+
+
+def parallel(fn, items, jobs):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, items))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("step", choices=["filter", "verify"])
+    ap.add_argument("--mutants", required=True)
+    ap.add_argument("--opt", default="qimeng-opt")
+    ap.add_argument("--run", default="qimeng-run")
+    ap.add_argument("--cpu", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--timeout", type=int, default=120)
+    args = ap.parse_args()
+    manifest = load(os.path.join(args.mutants, "manifest.json"))
+    mutants = manifest["mutants"]
+    if args.step == "filter":
+        results = parallel(lambda m: filter_one(m, args), mutants, args.jobs)
+        out = {m["name"]: {"filter": v, "why": w} for m, (v, w) in zip(mutants, results)}
+        with open(os.path.join(args.mutants, "filter.json"), "w") as f:
+            json.dump(out, f, indent=1, sort_keys=True)
+        counts = {}
+        for v, _ in results:
+            counts[v] = counts.get(v, 0) + 1
+        print("filter: " + ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))
+        return 0
+    filtered = load(os.path.join(args.mutants, "filter.json"), {})
+    kept = [m for m in mutants
+            if filtered.get(m["name"], {}).get("filter", "wrong") in ("wrong", "unfiltered")]
+    os.makedirs(os.path.join(args.mutants, "reports"), exist_ok=True)
+    results = parallel(lambda m: verify_one(m, args), kept, args.jobs)
+    out, per_kind = {}, {}
+    for m, r in zip(kept, results):
+        r.update({"kind": m["kind"], "example": m["example"], "why": m["why"]})
+        out[m["name"]] = r
+        k = per_kind.setdefault(m["kind"], {"rejected": 0, "accepted": 0, "error": 0})
+        k[r["verdict"]] += 1
+    with open(os.path.join(args.mutants, "verify.json"), "w") as f:
+        json.dump({"summary": per_kind, "mutants": out}, f, indent=1, sort_keys=True)
+    total = {v: sum(k[v] for k in per_kind.values()) for v in ("rejected", "accepted", "error")}
+    for kind, k in sorted(per_kind.items()):
+        print("%-9s rejected %3d  accepted %d  error %d" % (kind, k["rejected"], k["accepted"], k["error"]))
+    print("verify: %d mutants: %d rejected, %d accepted, %d could not run" % (
+        len(kept), total["rejected"], total["accepted"], total["error"]))
+    for name, r in sorted(out.items()):
+        if r["verdict"] != "rejected":
+            print("  %s: %s: %s" % (name, r["verdict"], r["reason"]))
+    return 1 if total["accepted"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
