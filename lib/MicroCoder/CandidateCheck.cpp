@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +48,72 @@ using AllowedDialects =
 llvm::StringRef mlir::qimeng::getAllowedDialectsText() {
   static const std::string names = AllowedDialects::names();
   return names;
+}
+
+/// Ops a candidate may use, by name: what GPU kernels are written with.
+/// Anything else (calls, printing, host-side GPU ops, pointer extraction,
+/// raw reinterpretation, deallocation, ...) is rejected, whatever dialect
+/// it comes from: safety does not depend on the list of what is known to be
+/// dangerous being complete.
+static const llvm::StringSet<> &getAllowedOps() {
+  static const llvm::StringSet<> ops = {
+      // func
+      "func.func", "func.return",
+      // scf
+      "scf.for", "scf.if", "scf.yield", "scf.while", "scf.condition",
+      // affine
+      "affine.apply", "affine.min", "affine.max", "affine.for", "affine.if",
+      "affine.yield", "affine.load", "affine.store",
+      "affine.delinearize_index", "affine.linearize_index",
+      // memref
+      "memref.load", "memref.store", "memref.alloc", "memref.alloca",
+      "memref.subview", "memref.cast", "memref.collapse_shape",
+      "memref.expand_shape", "memref.dim", "memref.rank", "memref.get_global",
+      "memref.global", "memref.copy", "memref.atomic_rmw",
+      "memref.generic_atomic_rmw", "memref.atomic_yield",
+      "memref.assume_alignment",
+      // vector
+      "vector.load", "vector.store", "vector.transfer_read",
+      "vector.transfer_write", "vector.maskedload", "vector.maskedstore",
+      "vector.broadcast", "vector.splat", "vector.extract", "vector.insert",
+      "vector.extract_strided_slice", "vector.insert_strided_slice",
+      "vector.from_elements", "vector.shape_cast", "vector.bitcast",
+      "vector.transpose", "vector.shuffle", "vector.fma", "vector.reduction",
+      "vector.multi_reduction", "vector.contract", "vector.outerproduct",
+      "vector.create_mask", "vector.constant_mask", "vector.step",
+      "vector.yield",
+      // gpu (device side)
+      "gpu.launch", "gpu.terminator", "gpu.barrier", "gpu.thread_id",
+      "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.lane_id",
+      "gpu.subgroup_reduce", "gpu.shuffle", "gpu.all_reduce", "gpu.yield",
+      // nvgpu
+      "nvgpu.ldmatrix", "nvgpu.mma.sync", "nvgpu.device_async_copy",
+      "nvgpu.device_async_create_group", "nvgpu.device_async_wait",
+  };
+  return ops;
+}
+
+/// Dialects whose every op is pure computation on values.
+static bool isAllowedDialectWide(StringRef dialect) {
+  return dialect == "arith" || dialect == "math" || dialect == "index";
+}
+
+/// The first attribute of `op` that is not one of its op's own (a
+/// discardable one: lowering hints, foreign dialects' annotations).
+/// gpu.launch keeps the count of its workgroup attributions in an attribute
+/// its parser adds: its own, though not declared.
+static std::optional<StringAttr> getForeignAttribute(Operation *op) {
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    if (info && llvm::is_contained(info->getAttributeNames(), attr.getName()))
+      continue;
+    if (isa<gpu::LaunchOp>(op) &&
+        attr.getName() ==
+            gpu::LaunchOp::getNumWorkgroupAttributionsAttrName())
+      continue;
+    return attr.getName();
+  }
+  return std::nullopt;
 }
 
 static bool isWorkgroup(MemRefType type) {
@@ -112,8 +179,19 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
     return nullptr;
   }
 
+  if (!parsed->getOperation()->getDiscardableAttrDictionary().empty() ||
+      parsed->getSymName()) {
+    reason = "the module may carry no attributes or name of its own";
+    return nullptr;
+  }
   func::FuncOp func;
   for (Operation &op : parsed->getBody()->getOperations()) {
+    if (std::optional<StringAttr> attr = getForeignAttribute(&op)) {
+      reason = "'" + op.getName().getStringRef().str() +
+               "' carries the attribute '" + attr->str() +
+               "', which micro-code may not set";
+      return nullptr;
+    }
     if (auto f = dyn_cast<func::FuncOp>(op)) {
       if (func || f.getSymName() != kernelName) {
         reason = "the module must hold one function, @" + kernelName.str() +
@@ -142,12 +220,17 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
     return nullptr;
   }
   WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<func::CallOp, func::CallIndirectOp, gpu::LaunchFuncOp,
-            gpu::PrintfOp, memref::ReinterpretCastOp,
-            memref::ExtractAlignedPointerAsIndexOp,
-            memref::ExtractStridedMetadataOp, memref::DeallocOp>(op)) {
-      reason = "'" + op->getName().getStringRef().str() +
-               "' is not allowed in micro-code";
+    StringRef name = op->getName().getStringRef();
+    if (!getAllowedOps().contains(name) &&
+        !isAllowedDialectWide(op->getName().getDialectNamespace())) {
+      reason = "'" + name.str() + "' is not allowed in micro-code";
+      return WalkResult::interrupt();
+    }
+    // Only the ops' own attributes: no discardable ones (lowering hints,
+    // foreign dialects' annotations) that could change what compiles.
+    if (std::optional<StringAttr> attr = getForeignAttribute(op)) {
+      reason = "'" + name.str() + "' carries the attribute '" + attr->str() +
+               "', which micro-code may not set";
       return WalkResult::interrupt();
     }
     // Every memory access must stay within the function's own memory.
