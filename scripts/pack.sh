@@ -93,13 +93,17 @@ mkdir -p "$root/bench"
 cp -r bench/problems bench/*.py bench/bench.sh "$root/bench/"
 mkdir -p "$root/bench/corpus"
 cp bench/corpus/*.py bench/corpus/*.sh "$root/bench/corpus/"
+# The verifier's mutants (regenerated from the examples) and their filter.
+mkdir -p "$root/bench/mutants/results"
+cp bench/mutants/*.py "$root/bench/mutants/"
+cp bench/mutants/results/*.json "$root/bench/mutants/results/" 2>/dev/null || true
 # The loopback LLM server the GPU micro-coding test scripts.
 mkdir -p "$root/test/LLM"
 cp test/LLM/fake_llm_server.py "$root/test/LLM/"
 
 # --- Examples, the PyTorch checks, the run script ----------------------------
 cp -r examples "$root/"
-cp scripts/{compile-examples.sh,gpu_check.py,run_check.py,verify_examples.py} "$root/scripts/"
+cp scripts/{compile-examples.sh,gpu_check.py,run_check.py,verify_examples.py,plan_fuzz.py} "$root/scripts/"
 cp scripts/pack/run-gpu-tests.sh "$root/"
 cp docs/gpu-testing.md "$root/README.md"
 {

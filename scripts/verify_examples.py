@@ -13,6 +13,7 @@ Writes OUT/<name>.json (qimeng-run reports), OUT/summary.json and
 OUT/summary.md; exits 1 if any example fails.
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -78,21 +79,33 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--no-time", action="store_true",
+                    help="verify only (no timing): for margins, with -j")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="examples at once (only with --no-time: timings on "
+                    "a shared GPU mean nothing)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     paths = sorted(glob.glob(os.path.join(args.examples, "*.mlir")))
     paths += sorted(glob.glob(os.path.join(args.examples, "plans", "*.mlir")))
-    rows, failed = [], 0
+    selected = []
     for path in paths:
         name = os.path.basename(path)[: -len(".mlir")]
         if args.names and name not in args.names and name.split("@")[0] not in args.names:
             continue
+        selected.append((name, path))
+    if args.jobs > 1 and not args.no_time:
+        ap.error("-j needs --no-time: timings on a shared GPU mean nothing")
+
+    def verify(item):
+        name, path = item
         base = name.split("@")[0]
         report_path = os.path.join(args.out, name + ".json")
-        cmd = [args.qimeng_run, path, "--verify", "--time",
-               f"--runs={args.runs}", f"--warmup={args.warmup}",
+        cmd = [args.qimeng_run, path, "--verify",
                f"--timeout={args.timeout}", f"--report={report_path}"]
+        if not args.no_time:
+            cmd += ["--time", f"--runs={args.runs}", f"--warmup={args.warmup}"]
         cmd += EXTRA_FLAGS.get(base, [])
         start = time.time()
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -102,7 +115,7 @@ def main():
         except (OSError, ValueError):
             report = {"status": "no-report", "message": proc.stderr.strip()[-300:]}
         timing = report.get("verify", {}).get("timing", {})
-        row = {
+        return {
             "name": name,
             "family": family(name),
             "status": report.get("status"),
@@ -116,17 +129,21 @@ def main():
             "device": report.get("device", {}).get("name"),
             "seconds": round(time.time() - start, 1),
         }
-        rows.append(row)
-        failed += row["status"] != "pass"
-        print(f"{name}: {row['status']} err {row['max_abs_error']:.2e} "
-              f"margin {row['margin']:.3f} "
-              f"candidate {row['candidate_median_ms']} ms "
-              f"reference {row['reference_median_ms']} ms ({row['seconds']} s)"
-              + ("" if row["status"] == "pass" else " -- " + row["message"]),
-              flush=True)
-        # Written after every example: a run cut short keeps what it did.
-        with open(os.path.join(args.out, "summary.json"), "w") as f:
-            json.dump(rows, f, indent=1)
+
+    rows, failed = [], 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for row in pool.map(verify, selected):
+            rows.append(row)
+            failed += row["status"] != "pass"
+            print(f"{row['name']}: {row['status']} err {row['max_abs_error']:.2e} "
+                  f"margin {row['margin']:.3f} "
+                  f"candidate {row['candidate_median_ms']} ms "
+                  f"reference {row['reference_median_ms']} ms ({row['seconds']} s)"
+                  + ("" if row["status"] == "pass" else " -- " + row["message"]),
+                  flush=True)
+            # Written after every example: a run cut short keeps what it did.
+            with open(os.path.join(args.out, "summary.json"), "w") as f:
+                json.dump(rows, f, indent=1)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write("| family | example | result | max abs error | margin | QiMeng median ms "
                 "| naive reference median ms | speedup |\n|---|---|---|---|---|---|---|---|\n")

@@ -20,7 +20,9 @@ max over a window of equal values) is not a wrong kernel: `run.py filter`
 drops those by running both on the host and comparing bit for bit.
 
 Usage: generate.py --examples DIR --out DIR [--max N] [--seed S]
-Writes OUT/<example>.<kind>.<n>.mlir and OUT/manifest.json.
+Writes OUT/<example>.<kind>.<n>.mlir and OUT/manifest.json (references
+are named relative to the examples directory: run.py takes --examples). The
+same examples and options always give the same mutants.
 """
 import argparse
 import glob
@@ -229,7 +231,7 @@ def main():
             text = f.read()
         for n, (kind, body, why) in enumerate(mutants_of(text)):
             mutants.append({"name": "%s.%s.%d" % (name, kind, n), "example": name,
-                            "reference": os.path.abspath(path), "kind": kind,
+                            "reference": os.path.basename(path), "kind": kind,
                             "why": why, "text": "// Mutant (%s): %s\n%s" % (kind, why, body)})
     if args.max and len(mutants) > args.max:
         rng = random.Random(args.seed)

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Runs the verifier on the mutants of generate.py.
 
-  run.py filter --mutants DIR --opt qimeng-opt --run qimeng-run [-j N]
+  run.py filter --mutants DIR --examples DIR --opt qimeng-opt --run qimeng-run [-j N]
       Keeps the wrong kernels: a mutant that does not parse and verify is
       dropped as invalid; one whose outputs equal its example's bit for bit
       on the host (`qimeng-run --cpu --verify --atol=0 --rtol=0`, two seeds)
       is dropped as equivalent; one the host cannot run in --timeout seconds
       is kept as unfiltered. Writes DIR/filter.json.
 
-  run.py verify --mutants DIR --run qimeng-run [--cpu] [-j N]
+  run.py verify --mutants DIR --examples DIR --run qimeng-run [--filter F]
+                [--cpu] [-j N]
       `qimeng-run --verify` (default tolerances, fresh seeds, 2 trials) on
-      every kept mutant against its example, on the GPU (--cpu: the
-      mutant's program on the host). Every one must be rejected. Writes
+      every kept mutant (by DIR/filter.json, or --filter F: the committed
+      bench/mutants/results/filter.json) against its example, on the GPU
+      (--cpu: the mutant's program on the host). Every one must be
+      rejected. Writes
       DIR/verify.json (per mutant: verdict, reason, margin) and prints a
       summary per kind; exits 1 if any mutant was accepted.
 """
@@ -50,7 +53,8 @@ def filter_one(m, args):
     if code != 0:
         return "invalid", last_line(err)
     code, err = run([args.run, "--cpu", "--verify", "--atol=0", "--rtol=0",
-                     "--trials=2", "--seed=1", "--reference=" + m["reference"],
+                     "--trials=2", "--seed=1",
+                     "--reference=" + os.path.join(args.examples, m["reference"]),
                      path], args.timeout)
     if code is None:
         return "unfiltered", "the host run took longer than %d s" % args.timeout
@@ -64,7 +68,8 @@ def filter_one(m, args):
 def verify_one(m, args):
     path = os.path.join(args.mutants, m["file"])
     report = os.path.join(args.mutants, "reports", m["name"] + ".json")
-    cmd = [args.run, "--verify", "--trials=2", "--reference=" + m["reference"],
+    cmd = [args.run, "--verify", "--trials=2",
+           "--reference=" + os.path.join(args.examples, m["reference"]),
            path, "--report=" + report]
     if args.cpu:
         cmd.insert(1, "--cpu")
@@ -91,6 +96,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("step", choices=["filter", "verify"])
     ap.add_argument("--mutants", required=True)
+    ap.add_argument("--examples", required=True)
+    ap.add_argument("--filter", help="filter.json to use (default: DIR's)")
     ap.add_argument("--opt", default="qimeng-opt")
     ap.add_argument("--run", default="qimeng-run")
     ap.add_argument("--cpu", action="store_true")
@@ -109,7 +116,7 @@ def main():
             counts[v] = counts.get(v, 0) + 1
         print("filter: " + ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))
         return 0
-    filtered = load(os.path.join(args.mutants, "filter.json"), {})
+    filtered = load(args.filter or os.path.join(args.mutants, "filter.json"), {})
     kept = [m for m in mutants
             if filtered.get(m["name"], {}).get("filter", "wrong") in ("wrong", "unfiltered")]
     os.makedirs(os.path.join(args.mutants, "reports"), exist_ok=True)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Verifier/Runner.h"
+#include "QiMeng/Verifier/Verifier.h"
 #include "QiMeng/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -117,6 +118,41 @@ TEST_F(RunnerTest, SeededInputsAreTheSameForEveryRunOfASeed) {
   RunResult first = run(false, true), second = run(false, true);
   EXPECT_EQ(first.args[0].bytes, second.args[0].bytes);
   EXPECT_EQ(first.args[1].bytes, second.args[1].bytes);
+}
+
+} // namespace
+
+namespace {
+
+// The verifier end to end on the host (--cpu --verify): the seed is drawn
+// and recorded, and the last timed call's outputs are judged too.
+TEST_F(RunnerTest, VerifyRecordsItsSeedAndChecksTheTimedCalls) {
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(relu(/*clobber=*/false), &ctx);
+  ASSERT_TRUE(module);
+  auto verifier = Verifier::create(*module, "relu", *module, ReferenceOn::Cpu,
+                                   RunnerMode::Cpu);
+  ASSERT_TRUE(bool(verifier)) << llvm::toString(verifier.takeError());
+  VerifyOptions options;
+  options.trials = 2;
+  options.timing = TimingOptions{/*warmup=*/1, /*runs=*/2, /*flushL2=*/false};
+  llvm::Expected<VerifyReport> first = (*verifier)->verify(options);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_TRUE(first->ok);
+  ASSERT_EQ(first->trials.size(), 2u);
+  EXPECT_EQ(first->trials[0].seed, first->seed);
+  EXPECT_EQ(first->trials[1].seed, first->seed + 1);
+  ASSERT_TRUE(first->afterTiming.has_value());
+  EXPECT_TRUE(first->afterTiming->ok) << first->afterTiming->reason;
+  EXPECT_EQ(first->afterTiming->outputs.size(), 1u);
+  // A second check draws other inputs; a given seed replays.
+  llvm::Expected<VerifyReport> second = (*verifier)->verify(options);
+  ASSERT_TRUE(bool(second));
+  EXPECT_NE(first->seed, second->seed);
+  options.seed = first->seed;
+  llvm::Expected<VerifyReport> replay = (*verifier)->verify(options);
+  ASSERT_TRUE(bool(replay));
+  EXPECT_EQ(replay->seed, first->seed);
 }
 
 } // namespace
