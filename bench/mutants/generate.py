@@ -80,7 +80,7 @@ def mutate_constants(lines):
             yield "init", i, "%s%s = arith.constant 1.0 : %s" % (indent, name, ty), \
                 "0 replaced by 1"
         else:
-            yield "constant", i, "%s%s = arith.constant %r : %s" % (indent, name, v * 2, ty), \
+            yield "constant", i, "%s%s = arith.constant %.9e : %s" % (indent, name, v * 2, ty), \
                 "%s doubled" % value
 
 
@@ -205,8 +205,9 @@ def mutants_of(text):
             out = list(lines)
             out[i] = new
             if len(item) > 4 and item[4]:
+                # The window's type, wherever the pooling op names it.
                 old_t, new_t = item[4]
-                out = [l.replace(old_t, new_t) if "pooling" in l else l for l in out]
+                out = [l.replace(old_t, new_t) for l in out]
             found.append((kind, "\n".join(out), why))
     for kind, i, new, why in mutate_results(text, lines):
         out = list(lines)

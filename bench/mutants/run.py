@@ -20,10 +20,24 @@
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import subprocess
 import sys
+
+
+# Sizes of the dynamic dimensions of the examples that have them (as their
+# GPU tests give them).
+SHAPES = {
+    "dynamic_returned": ["--shape=0=3001x1024"],
+    "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
+}
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
 
 
 def load(path, default=None):
@@ -43,8 +57,10 @@ def run(cmd, timeout):
 
 
 def last_line(text):
+    """The first error line, else the last line."""
     lines = [l for l in text.strip().split("\n") if l.strip()]
-    return lines[-1][:400] if lines else ""
+    errors = [l for l in lines if "error:" in l]
+    return (errors or lines or [""])[0 if errors else -1][:400]
 
 
 def filter_one(m, args):
@@ -55,7 +71,7 @@ def filter_one(m, args):
     code, err = run([args.run, "--cpu", "--verify", "--atol=0", "--rtol=0",
                      "--trials=2", "--seed=1",
                      "--reference=" + os.path.join(args.examples, m["reference"]),
-                     path], args.timeout)
+                     path] + SHAPES.get(m["example"], []), args.timeout)
     if code is None:
         return "unfiltered", "the host run took longer than %d s" % args.timeout
     if code == 0:
@@ -70,7 +86,7 @@ def verify_one(m, args):
     report = os.path.join(args.mutants, "reports", m["name"] + ".json")
     cmd = [args.run, "--verify", "--trials=2",
            "--reference=" + os.path.join(args.examples, m["reference"]),
-           path, "--report=" + report]
+           path, "--report=" + report] + SHAPES.get(m["example"], [])
     if args.cpu:
         cmd.insert(1, "--cpu")
     code, err = run(cmd, args.timeout)
@@ -106,19 +122,33 @@ def main():
     args = ap.parse_args()
     manifest = load(os.path.join(args.mutants, "manifest.json"))
     mutants = manifest["mutants"]
+    for m in mutants:
+        m["sha"] = digest(os.path.join(args.mutants, m["file"]))
     if args.step == "filter":
-        results = parallel(lambda m: filter_one(m, args), mutants, args.jobs)
-        out = {m["name"]: {"filter": v, "why": w} for m, (v, w) in zip(mutants, results)}
-        with open(os.path.join(args.mutants, "filter.json"), "w") as f:
+        # A mutant filtered before (the same text) keeps its verdict.
+        path = os.path.join(args.mutants, "filter.json")
+        out = load(path, {})
+        todo = [m for m in mutants
+                if out.get(m["name"], {}).get("sha") != m["sha"]]
+        results = parallel(lambda m: filter_one(m, args), todo, args.jobs)
+        for m, (v, w) in zip(todo, results):
+            out[m["name"]] = {"filter": v, "why": w, "sha": m["sha"]}
+        out = {m["name"]: out[m["name"]] for m in mutants}
+        with open(path, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
         counts = {}
-        for v, _ in results:
-            counts[v] = counts.get(v, 0) + 1
+        for entry in out.values():
+            counts[entry["filter"]] = counts.get(entry["filter"], 0) + 1
         print("filter: " + ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())))
         return 0
     filtered = load(args.filter or os.path.join(args.mutants, "filter.json"), {})
-    kept = [m for m in mutants
-            if filtered.get(m["name"], {}).get("filter", "wrong") in ("wrong", "unfiltered")]
+    # Kept: the wrong ones, and any the filter has not seen in this form.
+    def keep(m):
+        entry = filtered.get(m["name"])
+        if not entry or entry.get("sha") != m["sha"]:
+            return True
+        return entry["filter"] in ("wrong", "unfiltered")
+    kept = [m for m in mutants if keep(m)]
     os.makedirs(os.path.join(args.mutants, "reports"), exist_ok=True)
     results = parallel(lambda m: verify_one(m, args), kept, args.jobs)
     out, per_kind = {}, {}
