@@ -232,8 +232,13 @@ def main():
             os.remove(out)
         return entry
 
+    results = []
+    # Written as results come: a run cut short keeps what it did.
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(compile_one, jobs))
+        for entry in pool.map(compile_one, jobs):
+            results.append(entry)
+            with open(os.path.join(args.out, "results.json"), "w") as f:
+                json.dump({"plans": results}, f, indent=1)
     counts = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1

@@ -23,6 +23,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -149,16 +150,22 @@ def main():
             return True
         return entry["filter"] in ("wrong", "unfiltered")
     kept = [m for m in mutants if keep(m)]
+    # In a fixed shuffled order: a run cut short covers every example.
+    random.Random(1).shuffle(kept)
     os.makedirs(os.path.join(args.mutants, "reports"), exist_ok=True)
-    results = parallel(lambda m: verify_one(m, args), kept, args.jobs)
     out, per_kind = {}, {}
-    for m, r in zip(kept, results):
-        r.update({"kind": m["kind"], "example": m["example"], "why": m["why"]})
-        out[m["name"]] = r
-        k = per_kind.setdefault(m["kind"], {"rejected": 0, "accepted": 0, "error": 0})
-        k[r["verdict"]] += 1
-    with open(os.path.join(args.mutants, "verify.json"), "w") as f:
-        json.dump({"summary": per_kind, "mutants": out}, f, indent=1, sort_keys=True)
+    # Written as results come: a run cut short keeps what it did.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(verify_one, m, args): m for m in kept}
+        for future in concurrent.futures.as_completed(futures):
+            m, r = futures[future], future.result()
+            r.update({"kind": m["kind"], "example": m["example"], "why": m["why"]})
+            out[m["name"]] = r
+            k = per_kind.setdefault(m["kind"], {"rejected": 0, "accepted": 0, "error": 0})
+            k[r["verdict"]] += 1
+            with open(os.path.join(args.mutants, "verify.json"), "w") as f:
+                json.dump({"summary": per_kind, "kept": len(kept), "mutants": out},
+                          f, indent=1, sort_keys=True)
     total = {v: sum(k[v] for k in per_kind.values()) for v in ("rejected", "accepted", "error")}
     for kind, k in sorted(per_kind.items()):
         print("%-9s rejected %3d  accepted %d  error %d" % (kind, k["rejected"], k["accepted"], k["error"]))
