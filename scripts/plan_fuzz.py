@@ -30,6 +30,12 @@ import sys
 # Mostly sizes a plan could use, some that no plan can (odd, huge, negative).
 INTS = [0, 1, 1, 2, 2, 2, 4, 4, 4, 8, 8, 8, 16, 16, 16, 32, 32, 32, 64, 64,
         64, 128, 128, 256, 3, 5, 7, 1000, 4096, 1 << 20, -1]
+# Sizes of the dynamic dimensions of the examples that have them (as their
+# GPU tests give them).
+SHAPES = {
+    "dynamic_returned": ["--shape=0=3001x1024"],
+    "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
+}
 CRASH_MARKS = ("PLEASE submit a bug report", "LLVM ERROR", "Assertion",
                "Stack dump", "Segmentation fault", "UNREACHABLE")
 
@@ -223,7 +229,7 @@ def main():
             entry["message"] = lines[0][:300] if lines else ""
         if verdict == "compiled" and args.run:
             code, err = run([args.run, "--verify", "--trials=2", "--reference=" + source,
-                             out], args.timeout)
+                             out] + SHAPES.get(name, []), args.timeout)
             entry["gpu"] = "pass" if code == 0 else (
                 "fail" if "does not match" in err else "error")
             if code != 0:

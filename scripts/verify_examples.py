@@ -25,6 +25,7 @@ import time
 # test/Integration/GPU/examples-*.test).
 EXTRA_FLAGS = {
     "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
+    "dynamic_returned": ["--shape=0=3001x1024"],
 }
 
 FAMILIES = [

@@ -4,9 +4,12 @@
   run.py filter --mutants DIR --examples DIR --opt qimeng-opt --run qimeng-run [-j N]
       Keeps the wrong kernels: a mutant that does not parse and verify is
       dropped as invalid; one whose outputs equal its example's bit for bit
-      on the host (`qimeng-run --cpu --verify --atol=0 --rtol=0`, two seeds)
-      is dropped as equivalent; one the host cannot run in --timeout seconds
-      is kept as unfiltered. Writes DIR/filter.json.
+      on the host (`qimeng-run --cpu --verify --atol=0 --rtol=0
+      --wide-reference=false`, two seeds)
+      is dropped as equivalent, and one that differs by less than the
+      verifier's tolerance (default rules, on the host) as sub-tolerance;
+      one the host cannot run in --timeout seconds is kept as unfiltered.
+      Writes DIR/filter.json.
 
   run.py verify --mutants DIR --examples DIR --run qimeng-run [--filter F]
                 [--cpu] [-j N]
@@ -69,17 +72,28 @@ def filter_one(m, args):
     code, err = run([args.opt, path, "-o", os.devnull], 60)
     if code != 0:
         return "invalid", last_line(err)
+    # Bit for bit: the example as it is (no f64 accumulation) against the
+    # mutant.
     code, err = run([args.run, "--cpu", "--verify", "--atol=0", "--rtol=0",
-                     "--trials=2", "--seed=1",
+                     "--wide-reference=false", "--trials=2", "--seed=1",
                      "--reference=" + os.path.join(args.examples, m["reference"]),
                      path] + SHAPES.get(m["example"], []), args.timeout)
     if code is None:
         return "unfiltered", "the host run took longer than %d s" % args.timeout
     if code == 0:
         return "equivalent", "bit-identical to the example on the host"
-    if "does not match the reference" in err:
-        return "wrong", last_line(err)
-    return "invalid", last_line(err)
+    if "does not match the reference" not in err:
+        return "invalid", last_line(err)
+    # Different, but by more than the verifier's tolerance? A change below
+    # it (an epsilon of 1e-5 doubled) is not a wrong kernel by its contract.
+    code, err = run([args.run, "--cpu", "--verify", "--trials=2", "--seed=1",
+                     "--reference=" + os.path.join(args.examples, m["reference"]),
+                     path] + SHAPES.get(m["example"], []), args.timeout)
+    if code == 0:
+        return "sub-tolerance", "differs on the host by less than the tolerance"
+    if code is None:
+        return "unfiltered", "the host run took longer than %d s" % args.timeout
+    return "wrong", last_line(err)
 
 
 def verify_one(m, args):

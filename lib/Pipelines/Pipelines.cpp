@@ -49,6 +49,11 @@ struct LLMPlanOptions : public PassPipelineOptions<LLMPlanOptions> {
       llvm::cl::desc("Plain plans only: one thread per output element (the "
                      "verifier's reference)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> wideReductions{
+      *this, "wide-reductions",
+      llvm::cl::desc("With naive: reductions accumulate in f64 "
+                     "(qimeng-widen-accumulators, after preparation)"),
+      llvm::cl::init(false)};
 };
 
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
@@ -136,6 +141,9 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   qimeng::QiMengPreparePassOptions prepareOptions;
   prepareOptions.padMatmuls = !options.naive;
   pm.addPass(qimeng::createQiMengPreparePass(prepareOptions));
+  // After preparation: its fusions must not fold the widened results away.
+  if (options.naive && options.wideReductions)
+    pm.addPass(qimeng::createQiMengWidenAccumulatorsPass());
   // The verifier's naive reference keeps every reduction whole.
   if (!options.naive) {
     qimeng::QiMengSplitReductionsPassOptions splitOptions;

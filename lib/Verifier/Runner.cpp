@@ -136,8 +136,9 @@ static llvm::Error checkMemRef(Type type, llvm::StringRef what) {
 }
 
 /// The CPU lowering of an unplanned program: loops over host memrefs.
+static constexpr llvm::StringLiteral kCpuPrepare =
+    "qimeng-strip-plans,qimeng-prepare{pad-matmuls=false},";
 static constexpr llvm::StringLiteral kCpuPipeline =
-    "qimeng-strip-plans,qimeng-prepare{pad-matmuls=false},"
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,"
     "qimeng-record-signatures,convert-linalg-to-loops,lower-affine,"
@@ -148,7 +149,7 @@ static constexpr llvm::StringLiteral kCpuPipeline =
 
 llvm::Expected<std::unique_ptr<Runner>>
 Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
-               llvm::StringRef phasePrefix) {
+               llvm::StringRef phasePrefix, bool wideReductions) {
   bool reference = mode != RunnerMode::Planned;
   PhaseTimer timer((phasePrefix + phase::kCompile).str());
   MLIRContext *ctx = module.getContext();
@@ -174,15 +175,25 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
                                      " with a body in the module");
     // Read off the kernels before the pipelines turn them into loops.
     equalDims = findEqualArgDims(func);
+    // A reference's reductions accumulate in f64 when asked: serial f32
+    // sums of millions of terms are the inaccurate side otherwise.
+    bool widen = reference && wideReductions;
     if (mode == RunnerMode::Cpu) {
-      if (llvm::Error err = runPipeline(kCpuPipeline))
+      // Widened right after preparation (whose fusions would fold the
+      // widened results away).
+      std::string pipeline = kCpuPrepare.str();
+      if (widen)
+        pipeline += "qimeng-widen-accumulators,";
+      if (llvm::Error err = runPipeline(pipeline + kCpuPipeline.str()))
         return std::move(err);
     } else {
       // The reference ignores the plans in the input: only its semantics
       // count.
-      if (llvm::Error err =
-              runPipeline(reference ? "qimeng-strip-plans,llm-plan{naive=true}"
-                                    : "llm-plan"))
+      if (llvm::Error err = runPipeline(
+              !reference ? "llm-plan"
+              : widen    ? "qimeng-strip-plans,llm-plan{naive=true "
+                           "wide-reductions=true}"
+                         : "qimeng-strip-plans,llm-plan{naive=true}"))
         return std::move(err);
       if (llvm::Error err = runPipeline("lower-to-nvvm"))
         return std::move(err);

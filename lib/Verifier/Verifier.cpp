@@ -304,12 +304,13 @@ RunnerMode mlir::qimeng::chooseReferenceMode(ModuleOp module) {
 
 llvm::Expected<std::shared_ptr<SharedReference>>
 SharedReference::create(ModuleOp original, llvm::StringRef entry,
-                        ReferenceOn referenceOn) {
+                        ReferenceOn referenceOn, bool wideReductions) {
   RunnerMode mode = referenceOn == ReferenceOn::Cpu ? RunnerMode::Cpu
                     : referenceOn == ReferenceOn::Gpu
                         ? RunnerMode::NaiveGpu
                         : chooseReferenceMode(original);
-  auto runner = Runner::create(original, entry, mode, kReferencePhasePrefix);
+  auto runner = Runner::create(original, entry, mode, kReferencePhasePrefix,
+                               wideReductions);
   if (!runner)
     return llvm::make_error<ReferenceError>("the reference does not compile: " +
                                             llvm::toString(runner.takeError()));
@@ -331,18 +332,24 @@ Verifier::create(ModuleOp module, llvm::StringRef entry,
 llvm::Expected<std::unique_ptr<Verifier>>
 Verifier::create(ModuleOp module, llvm::StringRef entry,
                  ModuleOp referenceModule, ReferenceOn referenceOn,
-                 RunnerMode candidateMode) {
+                 RunnerMode candidateMode, bool wideReductions) {
   if (!referenceModule && module.lookupSymbol<LLVM::LLVMFuncOp>(entry))
     return llvm::createStringError(
         "@" + entry +
         " is lowered already: give the original program as the reference");
+  if (candidateMode == RunnerMode::Cpu &&
+      module.lookupSymbol<LLVM::LLVMFuncOp>(entry))
+    return llvm::createStringError(
+        "@" + entry +
+        " is lowered already: on the host only linalg programs are checked "
+        "(run the lowered module on a GPU)");
   // The candidate compiles first: its errors are the ones to report.
   auto candidate = Runner::create(module, entry, candidateMode);
   if (!candidate)
     return candidate.takeError();
   llvm::Expected<std::shared_ptr<SharedReference>> reference =
       SharedReference::create(referenceModule ? referenceModule : module, entry,
-                              referenceOn);
+                              referenceOn, wideReductions);
   if (!reference)
     return reference.takeError();
   (*reference)->keepResults = false;

@@ -113,6 +113,12 @@ llvm::cl::opt<bool>
                          "--verify, check what the candidate program "
                          "computes against the reference's, both on the "
                          "host"));
+llvm::cl::opt<bool> wideReference(
+    "wide-reference",
+    llvm::cl::desc("With --verify: the reference accumulates its reductions "
+                   "in f64 (default on; off compares two programs bit for "
+                   "bit with --atol=0 --rtol=0)"),
+    llvm::cl::init(true));
 llvm::cl::opt<unsigned> trials("trials",
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
@@ -510,7 +516,7 @@ int main(int argc, char **argv) {
       llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
           *module, entry, referenceModule ? *referenceModule : ModuleOp(),
           onCpu ? ReferenceOn::Cpu : ReferenceOn(referenceOn),
-          onCpu ? RunnerMode::Cpu : RunnerMode::Planned);
+          onCpu ? RunnerMode::Cpu : RunnerMode::Planned, wideReference);
       if (!verifier)
         return fail(verifier.takeError());
       if (llvm::Error err = readInputs((*verifier)->getArgTypes()))

@@ -134,10 +134,12 @@ public:
   /// Loading the kernels needs the GPU: with none, fails with "no CUDA
   /// driver/GPU found: ...", except in `RunnerMode::Cpu`. The seconds of
   /// its phases (PhaseTimes.h) are named with `phasePrefix` first.
+  /// `wideReductions` (references only): reductions accumulate in f64
+  /// (qimeng-widen-accumulators), so the reference is the accurate side.
   static llvm::Expected<std::unique_ptr<Runner>>
   create(ModuleOp module, llvm::StringRef entry,
          RunnerMode mode = RunnerMode::Planned,
-         llvm::StringRef phasePrefix = "");
+         llvm::StringRef phasePrefix = "", bool wideReductions = false);
 
   /// Allocates the arguments (managed memory; host memory on the CPU), fills
   /// them with seeded data (see fillRandom) or poison, calls the function

@@ -216,10 +216,12 @@ RunnerMode chooseReferenceMode(ModuleOp module);
 /// candidates (a plan search): its results for each seed are computed once.
 class SharedReference {
 public:
-  /// Compiles the reference from `original` (see Verifier::create).
+  /// Compiles the reference from `original` (see Verifier::create); with
+  /// `wideReductions` its reductions accumulate in f64.
   static llvm::Expected<std::shared_ptr<SharedReference>>
   create(ModuleOp original, llvm::StringRef entry,
-         ReferenceOn referenceOn = ReferenceOn::Auto);
+         ReferenceOn referenceOn = ReferenceOn::Auto,
+         bool wideReductions = true);
   Runner &getRunner() { return *runner; }
 
 private:
@@ -240,12 +242,15 @@ public:
   /// `referenceModule` (the original program; `module` itself when null):
   /// unplanned, on the CPU or with plain plans on the GPU (see ReferenceOn).
   /// `candidateMode` RunnerMode::Cpu checks the candidate's linalg program
-  /// itself on the host (no GPU: what it computes, not its GPU code).
+  /// itself on the host (no GPU: what it computes, not its GPU code). The
+  /// reference accumulates its reductions in f64 unless `wideReductions` is
+  /// off (a bit-exact comparison of two programs on the host).
   static llvm::Expected<std::unique_ptr<Verifier>>
   create(ModuleOp module, llvm::StringRef entry,
          ModuleOp referenceModule = nullptr,
          ReferenceOn referenceOn = ReferenceOn::Auto,
-         RunnerMode candidateMode = RunnerMode::Planned);
+         RunnerMode candidateMode = RunnerMode::Planned,
+         bool wideReductions = true);
   /// Compiles the candidate from `module` and checks it against `reference`.
   static llvm::Expected<std::unique_ptr<Verifier>>
   create(ModuleOp module, llvm::StringRef entry,

@@ -412,6 +412,54 @@ def QiMengRecordEqualDimsPass : Pass<"qimeng-record-equal-dims", "ModuleOp"> {
   }];
 }
 
+def QiMengCheckKernelNamesPass
+    : Pass<"qimeng-check-kernel-names", "ModuleOp"> {
+  let summary = "Reject kernel module symbols that cannot be PTX names";
+  let description = [{
+    Every symbol of a `gpu.module` (the outlined kernels, named after the
+    function they came from, and their workgroup globals) becomes a PTX
+    symbol, and PTX names are identifiers: a letter, or `_`, `$` or `%`
+    followed by more; then letters, digits, `_` and `$`. MLIR symbols may
+    hold any bytes (`@"my kernel"`), and LLVM's NVPTX backend cannot quote
+    a name: it aborts the process. This pass (a step of `--lower-to-nvvm`,
+    after kernel outlining) reports such a name as an error on the symbol
+    instead, asking for the function to be renamed.
+
+    ```mlir
+    func.func @"relu.v2"(...)  // error: kernel module symbol 'relu.v2_kernel'
+                               // cannot be a PTX name
+    ```
+  }];
+}
+
+def QiMengWidenAccumulatorsPass
+    : Pass<"qimeng-widen-accumulators", "ModuleOp"> {
+  let summary = "Accumulate reductions in f64 (the verifier's references)";
+  let description = [{
+    Rewrites every linalg op on tensors that has reduction loops and a
+    floating-point result narrower than f64 (f32, f16, bf16) to compute in
+    f64: its initial values are extended, its body computes in f64, and the
+    result is truncated back to the original type. Only ops whose bodies hold
+    arith and math ops (and `linalg.index`) are rewritten; others are left
+    as they are.
+
+    The verifier's references run reductions serially; in f32 a serial sum
+    of millions of terms loses digits as the partial sum grows (the variance
+    of 4M uniform values comes out 0.3% low), far more than a parallel
+    reduction in the candidate does. Accumulating the reference in f64 makes
+    it the accurate side, so a tolerance can be tight.
+
+    ```mlir
+    %s = linalg.generic {... ["parallel", "reduction"]}
+        ins(%x : tensor<16x4194304xf32>) outs(%init : tensor<16xf32>) {...}
+    // becomes: extf(%init) -> f64 generic (body in f64) -> truncf
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
   let summary = "Reject PTX that calls libdevice functions left unlinked";
   let description = [{
