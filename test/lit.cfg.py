@@ -48,6 +48,21 @@ if config.qimeng_build_plugin:
     config.available_features.add("plugin")
 if config.qimeng_static_mlir:
     config.available_features.add("static-mlir")
+# The fuzz targets with their standalone drivers (fuzz/, docs/fuzzing.md).
+if getattr(config, "qimeng_fuzz_regression", False):
+    config.available_features.add("fuzzers")
+    llvm_config.add_tool_substitutions(
+        [
+            "fuzz-mlir-input",
+            "fuzz-plan-json",
+            "fuzz-llm-reply",
+            "fuzz-candidate-check",
+            "fuzz-npy",
+            "fuzz-tuning-db",
+            "fuzz-llm-cache",
+        ],
+        tool_dirs,
+    )
 
 
 def _have_cuda_gpu():

@@ -18,6 +18,7 @@ config.qimeng_tools_dir = os.path.join(pack_root, "bin")
 config.qimeng_lib_dir = os.path.join(pack_root, "lib")
 config.qimeng_build_plugin = False  # no QiMengPlugin.so in the pack
 config.qimeng_static_mlir = True  # bin/qimeng-* come from scripts/build-static.sh
+config.qimeng_fuzz_regression = False  # no fuzz targets in the pack
 config.mlir_opt = os.path.join(pack_root, "bin", "mlir-opt")  # not packed
 
 import lit.llvm

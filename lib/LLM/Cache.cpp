@@ -1,6 +1,7 @@
 //===- Cache.cpp - Content-addressed LLM replies --------------------------===//
 
 #include "QiMeng/LLM/Cache.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -43,7 +44,7 @@ json mlir::qimeng::llm::canonicalRequest(Provider provider,
 }
 
 std::string mlir::qimeng::llm::cacheKey(const json &canonical) {
-  std::string text = canonical.dump();
+  std::string text = mlir::qimeng::dumpJSON(canonical);
   std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return llvm::toHex(digest, /*LowerCase=*/true);
@@ -120,7 +121,7 @@ static llvm::Error writeJSONAtomically(llvm::StringRef path,
     if (std::error_code ec = llvm::sys::fs::create_directories(parent))
       return llvm::createStringError("cannot create " + parent + ": " +
                                      ec.message());
-  std::string text = value.dump(1) + "\n";
+  std::string text = mlir::qimeng::dumpJSON(value, 1) + "\n";
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) -> llvm::Error {
     os << text;
     return llvm::Error::success();

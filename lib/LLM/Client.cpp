@@ -3,6 +3,7 @@
 #include "QiMeng/LLM/Client.h"
 #include "QiMeng/LLM/Cache.h"
 #include "QiMeng/LLM/Schema.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -279,7 +280,8 @@ llvm::Expected<Reply> Client::fetch(const Request &request,
     if (!config.apiKey.empty())
       headers.push_back("x-api-key: " + config.apiKey);
   }
-  std::string body = buildRequestBody(provider, model, request).dump();
+  std::string body =
+      mlir::qimeng::dumpJSON(buildRequestBody(provider, model, request));
   std::mt19937_64 random(std::random_device{}());
   std::uniform_real_distribution<double> jitter(0, 1);
   auto start = std::chrono::steady_clock::now();

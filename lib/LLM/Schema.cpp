@@ -1,6 +1,7 @@
 //===- Schema.cpp - Checking LLM replies against a JSON schema ------------===//
 
 #include "QiMeng/LLM/Schema.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -66,7 +67,7 @@ static std::string article(llvm::StringRef type) {
 }
 
 static std::string shortDump(const json &value) {
-  std::string text = value.dump();
+  std::string text = mlir::qimeng::dumpJSON(value);
   if (text.size() > 60)
     text = text.substr(0, 57) + "...";
   return text;

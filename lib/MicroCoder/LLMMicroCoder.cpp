@@ -142,6 +142,28 @@ void renameGlobals(ModuleOp state, ModuleOp module, StringRef kernel) {
 
 } // namespace
 
+nlohmann::json mlir::qimeng::getMicroCodeReplySchema() {
+  return {{"type", "object"},
+          {"required", {"mlir"}},
+          {"additionalProperties", false},
+          {"properties", {{"mlir", {{"type", "string"}}}}}};
+}
+
+OwningOpRef<ModuleOp>
+mlir::qimeng::checkMicroCodeReply(const nlohmann::json &reply,
+                                  StringRef kernelName, StringRef functionType,
+                                  MLIRContext *context, std::string &reason) {
+  // The schema makes it an object with a string "mlir"; checked again here,
+  // so a reply is never trusted to have followed it.
+  auto text = reply.is_object() ? reply.find("mlir") : reply.end();
+  if (text == reply.end() || !text->is_string()) {
+    reason = "the reply is not a JSON object with a string \"mlir\"";
+    return nullptr;
+  }
+  return checkCandidate(text->get_ref<const std::string &>(), kernelName,
+                        functionType, context, reason);
+}
+
 LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
                                             func::FuncOp kernel,
                                             const MicroCodeOptions &options,
@@ -222,11 +244,7 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
       request.role = llm::Role::Coder;
       request.promptVersion = prompt->version;
       request.schemaName = "qimeng_microcode";
-      request.schema =
-          nlohmann::json{{"type", "object"},
-                         {"required", {"mlir"}},
-                         {"additionalProperties", false},
-                         {"properties", {{"mlir", {{"type", "string"}}}}}};
+      request.schema = getMicroCodeReplySchema();
       request.messages = {{"system", "You are QiMeng's micro-coder. Reply "
                                      "with {\"mlir\": \"...\"} only."},
                           {"user", *text}};
@@ -261,9 +279,8 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
         attempt["cached"] = reply->cached;
         request.messages.push_back({"assistant", reply->text});
         std::string reason;
-        State candidate =
-            checkCandidate((*reply->json)["mlir"].get<std::string>(), name,
-                           functionType, kernel.getContext(), reason);
+        State candidate = checkMicroCodeReply(*reply->json, name, functionType,
+                                              kernel.getContext(), reason);
         if (!candidate) {
           finishAttempt("rejected", reason);
           request.messages.push_back({"user", repairMessage(reason)});

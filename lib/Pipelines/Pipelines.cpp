@@ -257,6 +257,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // Outlining copies shared-memory globals into the gpu.module; drop the
   // host copies.
   pm.addPass(createSymbolDCEPass());
+  // The kernels' names become PTX names: a clear error, not an abort in the
+  // NVPTX backend, for those that cannot.
+  pm.addPass(qimeng::createQiMengCheckKernelNamesPass());
   pm.addPass(qimeng::createQiMengNoAliasKernelArgsPass());
   // Launches, allocations and frees are queued on one stream, which the
   // host waits for once, at the end of the function (not after each

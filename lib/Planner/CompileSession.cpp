@@ -3,6 +3,7 @@
 #include "QiMeng/Planner/CompileSession.h"
 
 #include "QiMeng/LLM/Options.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ManagedStatic.h"
@@ -205,7 +206,7 @@ bool CompileSession::finish(int exitCode) {
   }
   report["exit_code"] = exitCode;
   if (!options.reportPath.empty()) {
-    std::string text = report.dump(2) + "\n";
+    std::string text = dumpJSON(report, 2) + "\n";
     if (llvm::Error error =
             llvm::writeToOutput(options.reportPath, [&](llvm::raw_ostream &os) {
               os << text;

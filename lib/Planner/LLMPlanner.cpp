@@ -7,6 +7,7 @@
 #include "QiMeng/Planner/KernelSummary.h"
 #include "QiMeng/Planner/PlanResources.h"
 #include "QiMeng/Support/ErrorCollector.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,6 +51,56 @@ static std::string formatExamples(ArrayRef<TunedExample> examples) {
   for (const TunedExample &example : examples)
     text += "\n" + example.description + "\n```json\n" + example.plan + "\n```";
   return text;
+}
+
+PlanOp mlir::qimeng::buildLLMPlan(const nlohmann::json &reply,
+                                  func::FuncOp kernel, PlanOp builtinPlan,
+                                  const TargetProfile &profile,
+                                  llvm::StringRef provenance,
+                                  std::vector<std::string> &problems) {
+  problems.clear();
+  MLIRContext *context = kernel.getContext();
+  // The schema makes it an object with a string "kernel"; checked again
+  // here, so a reply is never trusted to have followed it.
+  auto named = reply.is_object() ? reply.find("kernel") : reply.end();
+  if (named == reply.end() || !named->is_string()) {
+    problems.push_back("the plan is not a JSON object with a string "
+                       "\"kernel\"");
+    return nullptr;
+  }
+  const std::string &planned = named->get_ref<const std::string &>();
+  if (planned != kernel.getSymName()) {
+    problems.push_back(
+        llvm::formatv("the plan is for kernel '{0}', but this kernel is '{1}'",
+                      planned, kernel.getSymName()));
+    return nullptr;
+  }
+  // The provenance is QiMeng's to say, not the model's.
+  nlohmann::json json = reply;
+  json["provenance"] = provenance.str();
+  PlanOp plan;
+  {
+    // The op verifiers and the checks against the kernel run on it, their
+    // errors collected.
+    ErrorCollector errors(context);
+    OpBuilder builder(context);
+    builder.setInsertionPointAfter(builtinPlan);
+    FailureOr<PlanOp> built =
+        planFromJSONText(builder, builtinPlan.getLoc(), dumpJSON(json));
+    if (failed(built)) {
+      problems = errors.getErrors();
+      if (problems.empty())
+        problems.push_back("the plan does not verify");
+      return nullptr;
+    }
+    plan = *built;
+  }
+  problems = checkPlanResources(plan, kernel, profile);
+  if (!problems.empty()) {
+    plan->erase();
+    return nullptr;
+  }
+  return plan;
 }
 
 /// The LLM's plan for `kernel`, built after `builtinPlan` (which stays), in
@@ -123,43 +174,11 @@ proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
     record["cached"] = reply->cached;
     record["cache_key"] = reply->cacheKey;
 
-    // Build the plan right after the built-in one; the op verifiers and the
-    // checks against the kernel run on it, their errors collected.
+    // Build the plan right after the built-in one and check it.
     std::vector<std::string> problems;
-    PlanOp plan;
-    {
-      ErrorCollector errors(context);
-      // The schema made it an object with a string "kernel".
-      nlohmann::json &json = *reply->json;
-      std::string planned = json["kernel"].get<std::string>();
-      if (planned != kernel.getSymName()) {
-        problems.push_back(llvm::formatv(
-            "the plan is for kernel '{0}', but this kernel is '{1}'", planned,
-            kernel.getSymName()));
-      } else {
-        // The provenance is QiMeng's to say, not the model's.
-        json["provenance"] = "llm:" + client.getConfig().plannerModel;
-        OpBuilder builder(context);
-        builder.setInsertionPointAfter(builtinPlan);
-        FailureOr<PlanOp> built =
-            planFromJSONText(builder, builtinPlan.getLoc(), json.dump());
-        if (succeeded(built))
-          plan = *built;
-        else
-          problems = errors.getErrors();
-        if (!plan && problems.empty())
-          problems.push_back("the plan does not verify");
-      }
-    }
-    if (plan) {
-      std::vector<std::string> resources =
-          checkPlanResources(plan, kernel, profile);
-      if (!resources.empty()) {
-        problems = std::move(resources);
-        plan->erase();
-        plan = nullptr;
-      }
-    }
+    PlanOp plan =
+        buildLLMPlan(*reply->json, kernel, builtinPlan, profile,
+                     "llm:" + client.getConfig().plannerModel, problems);
     if (!plan) {
       record["outcome"] = "invalid-plan";
       record["problems"] = problems;

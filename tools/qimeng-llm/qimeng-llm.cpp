@@ -19,6 +19,7 @@
 #include "QiMeng/LLM/Cache.h"
 #include "QiMeng/LLM/Client.h"
 #include "QiMeng/LLM/Options.h"
+#include "QiMeng/Support/JSONText.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -82,7 +83,7 @@ int main(int argc, char **argv) {
         {"replay", config->replayFile},
         {"record", config->recordFile},
         {"sources", config->sources}};
-    llvm::outs() << out.dump(2) << "\n";
+    llvm::outs() << mlir::qimeng::dumpJSON(out, 2) << "\n";
     return 0;
   }
   if (!exportCache.empty() || !importSession.empty()) {
@@ -164,6 +165,6 @@ int main(int argc, char **argv) {
     out["json"] = *reply->json;
   if (accounting)
     out["accounting"] = (*client)->statsJSON();
-  llvm::outs() << out.dump(2) << "\n";
+  llvm::outs() << mlir::qimeng::dumpJSON(out, 2) << "\n";
   return 0;
 }

@@ -29,6 +29,8 @@
 #include "QiMeng/LLM/Client.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +50,19 @@ struct MicroCodeOptions {
   /// One line of progress.
   std::function<void(const llvm::Twine &)> progress;
 };
+
+/// The JSON schema of a micro-coder reply: {"mlir": "<the kernel's module>"}.
+nlohmann::json getMicroCodeReplySchema();
+
+/// The candidate of a micro-coder reply (`reply`: its JSON, checked against
+/// getMicroCodeReplySchema()): its module checked by checkCandidate against
+/// the kernel's name and printed function type, and parsed into `context`;
+/// null with `reason` set when it is rejected.
+OwningOpRef<ModuleOp> checkMicroCodeReply(const nlohmann::json &reply,
+                                          llvm::StringRef kernelName,
+                                          llvm::StringRef functionType,
+                                          MLIRContext *context,
+                                          std::string &reason);
 
 /// Realizes `plan` on `kernel` (on memrefs, in `module`) step by step as
 /// described above, replacing the kernel by the final implementation (and

@@ -50,6 +50,17 @@ struct TunedExample {
   std::string plan;
 };
 
+/// Builds the plan of a planner reply (`reply`: its JSON, checked against
+/// the plan schema) right after `builtinPlan`, with `provenance`, and checks
+/// it as every LLM plan is checked: it must name `kernel`, pass the op
+/// verifiers and the checks against the kernel, and fit `profile`
+/// (checkPlanResources). Returns the plan, or null with `problems` set
+/// (sentences for the model) and nothing left in the IR.
+PlanOp buildLLMPlan(const nlohmann::json &reply, func::FuncOp kernel,
+                    PlanOp builtinPlan, const TargetProfile &profile,
+                    llvm::StringRef provenance,
+                    std::vector<std::string> &problems);
+
 /// Asks `client` for a plan of `kernel` in up to `maxRounds` rounds; the
 /// prompt shows `examples` (the tuning database's best plans of similar
 /// kernels on this GPU) after the fixed example.

@@ -1,0 +1,16 @@
+module {
+func.func @k(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %r = scf.for %j = %c0 to %c64 step %c1 iter_args(%m = %x) -> (memref<64xf32>) {
+    %l = memref.load %m[%j] : memref<64xf32>
+    scf.yield %m : memref<64xf32>
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%i, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%i] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+}
