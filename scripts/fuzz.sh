@@ -11,12 +11,13 @@
 # (fuzz/corpus/TARGET; what the run adds stays in build-fuzz/corpus/TARGET).
 # A crash does not end the run: libFuzzer's fork mode records it and goes on
 # (--jobs parallel workers, default 1). Results (executions, executions per
-# second, coverage "cov:" and features "ft:", corpus size, peak memory,
-# crashes, timeouts, out-of-memory inputs) go to a JSON file (default
-# build-fuzz/fuzz-results.json); crash, timeout and out-of-memory
-# reproducers are copied into fuzz/crashes/TARGET/. QIMENG_FUZZ_LOWER=1
-# (fuzz-mlir-input: lower to PTX too) and QIMENG_FUZZ_APPLY=1 (fuzz-plan-json:
-# realize accepted plans) pass through and are recorded with the results.
+# second, coverage "cov:" and features "ft:", corpus size, crashes,
+# timeouts, out-of-memory inputs, the sanitizers' messages) go to a JSON
+# file (default build-fuzz/fuzz-results.json); crash, timeout and
+# out-of-memory reproducers are copied into fuzz/crashes/TARGET/.
+# QIMENG_FUZZ_LOWER=1 (fuzz-mlir-input: lower to PTX too) and
+# QIMENG_FUZZ_APPLY=1 (fuzz-plan-json: realize accepted plans) pass through
+# and are recorded with the results.
 #
 # clang-22 and libclang-rt-22-dev (libFuzzer and the sanitizer runtimes) are
 # needed; as root the script installs them, otherwise it says how to.
@@ -98,6 +99,8 @@ LOGS=()
 for target in "${TARGETS[@]}"; do
   corpus=build-fuzz/corpus/$target
   artifacts=build-fuzz/artifacts/$target
+  # This run's reproducers only (earlier ones are in fuzz/crashes).
+  rm -rf "$artifacts"
   mkdir -p "$corpus" "$artifacts"
   cp -n fuzz/corpus/"$target"/* "$corpus"/ 2> /dev/null || true
   log=build-fuzz/logs/$target.log
@@ -180,11 +183,15 @@ for run in runs:
         "ft": last(r"ft: (\d+)", text),
         "corpus": last(r"corp: (\d+)", text),
         "corpus_files": len(os.listdir(corpus)),
-        "peak_rss_mb": last(r"rss: (\d+)Mb", text) or last(r"stat::peak_rss_mb:\s*(\d+)", text),
         "oom_timeout_crash": failures,
         "artifacts": {kind: count for kind, count in kinds.items()},
         "artifact_files": artifacts_found,
-        "sanitizer_reports": sorted(set(re.findall(r"SUMMARY: (\w+Sanitizer: [^\n]*)", text)))[:20],
+        # What the sanitizers and the harness said, once each (fork mode
+        # passes the jobs' first report lines through).
+        "reports": sorted(set(re.findall(
+            r"(runtime error: [^\n]*|ERROR: \w+Sanitizer: [^\n]*?(?= on | at |$)"
+            r"|invariant broken: [^\n]*|LLVM ERROR: [^\n]*)",
+            text, re.MULTILINE)))[:20],
         "log": log,
         "options": {k: os.environ[k] for k in ("QIMENG_FUZZ_LOWER", "QIMENG_FUZZ_APPLY")
                     if os.environ.get(k)},

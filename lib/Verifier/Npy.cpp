@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -152,11 +153,18 @@ mlir::qimeng::decodeNpy(llvm::StringRef contents, Type element) {
     if (dim.trim().getAsInteger(10, size) || size < 0)
       return bad("shape field '" + getHeaderField(header, "shape") + "'");
     buffer.shape.push_back(size);
-    count *= size;
+    // A shape whose element count does not fit is no file's (a count that
+    // wrapped around could match the data size).
+    std::optional<int64_t> product = llvm::checkedMul(count, size);
+    if (!product)
+      return bad("shape field '" + getHeaderField(header, "shape") +
+                 "' (too many elements)");
+    count = *product;
   }
   llvm::StringRef data = contents.drop_front(headerStart + headerLength);
   int64_t fileBytes = element.isBF16() ? 4 : getElementBytes(element);
-  if (static_cast<int64_t>(data.size()) != count * fileBytes)
+  std::optional<int64_t> dataBytes = llvm::checkedMul(count, fileBytes);
+  if (!dataBytes || static_cast<int64_t>(data.size()) != *dataBytes)
     return bad(llvm::formatv("{0} bytes of data for {1} elements", data.size(),
                              count));
   if (!element.isBF16()) {

@@ -8,6 +8,7 @@
 
 #include "QiMeng/InitAll.h"
 #include "QiMeng/MicroCoder/CandidateCheck.h"
+#include "QiMeng/MicroCoder/LLMMicroCoder.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
@@ -105,6 +106,26 @@ TEST_F(CandidateCheckTest, MemoryFromElsewhereIsRejected) {
              "    memref.store %v, %g[%i] : memref<64xf32>\n")
           .substr(std::string("module {\n").size());
   EXPECT_NE(check(text).find("workgroup memref.global"), std::string::npos);
+}
+
+TEST_F(CandidateCheckTest, RepliesAreCheckedWhateverTheSchemaLetThrough) {
+  auto reply = [&](const nlohmann::json &json) {
+    std::string reason;
+    OwningOpRef<ModuleOp> module =
+        checkMicroCodeReply(json, "k", kType, &context, reason);
+    EXPECT_EQ(bool(module), reason.empty()) << reason;
+    return reason;
+  };
+  EXPECT_EQ(reply({{"mlir", kernel("    memref.store %v, %y[%i] : "
+                                   "memref<64xf32>\n")}}),
+            "");
+  for (const nlohmann::json &json :
+       {nlohmann::json{{"mlir", 5}}, nlohmann::json::array({"module {}"}),
+        nlohmann::json{{"code", "module {}"}}, nlohmann::json()})
+    EXPECT_EQ(reply(json),
+              "the reply is not a JSON object with a string \"mlir\"");
+  EXPECT_NE(reply({{"mlir", "module {}"}}).find("no body for @k"),
+            std::string::npos);
 }
 
 } // namespace
