@@ -10,6 +10,9 @@
 #ifndef QIMENG_FUZZ_FUZZSUPPORT_H
 #define QIMENG_FUZZ_FUZZSUPPORT_H
 
+#include "QiMeng/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -109,6 +112,16 @@ inline void writeScratchFile(llvm::StringRef path, llvm::StringRef contents) {
     llvm::report_fatal_error(llvm::Twine("cannot write ") + path + ": " +
                              ec.message());
   os << contents;
+}
+
+/// Every dialect, extension and interface qimeng-opt registers, made once.
+inline const mlir::DialectRegistry &getRegistry() {
+  static const mlir::DialectRegistry registry = [] {
+    mlir::DialectRegistry made;
+    mlir::qimeng::registerAllDialects(made);
+    return made;
+  }();
+  return registry;
 }
 
 } // namespace mlir::qimeng::fuzz

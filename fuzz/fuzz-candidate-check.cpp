@@ -21,18 +21,9 @@
 using namespace mlir;
 using namespace mlir::qimeng;
 
-static const DialectRegistry &getRegistry() {
-  static const DialectRegistry registry = [] {
-    DialectRegistry made;
-    registerAllDialects(made);
-    return made;
-  }();
-  return registry;
-}
-
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   fuzz::clearLLMEnvironment();
-  (void)getRegistry();
+  (void)fuzz::getRegistry();
   return 0;
 }
 
@@ -40,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > fuzz::kMaxInputBytes)
     return -1;
   // The compiler's context, fresh for each input.
-  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  MLIRContext context(fuzz::getRegistry(), MLIRContext::Threading::DISABLED);
   ErrorCollector errors(&context);
   std::string reason;
   OwningOpRef<ModuleOp> candidate = checkCandidate(

@@ -26,16 +26,6 @@
 using namespace mlir;
 using namespace mlir::qimeng;
 
-/// Every dialect, extension and interface qimeng-opt registers.
-static const DialectRegistry &getRegistry() {
-  static const DialectRegistry registry = [] {
-    DialectRegistry made;
-    registerAllDialects(made);
-    return made;
-  }();
-  return registry;
-}
-
 /// The pipeline each input is compiled with.
 static std::string pipeline = "llm-plan";
 
@@ -44,7 +34,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   // No LLM and no tuning database, whatever is configured.
   CompileSession::disableLLM();
   registerAllPasses();
-  (void)getRegistry();
+  (void)fuzz::getRegistry();
   if (const char *lower = std::getenv("QIMENG_FUZZ_LOWER");
       lower && llvm::StringRef(lower) == "1")
     pipeline += ",lower-to-nvvm{format=isa}";
@@ -55,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > fuzz::kMaxInputBytes)
     return -1;
   // A context per input: nothing one input makes can change the next.
-  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  MLIRContext context(fuzz::getRegistry(), MLIRContext::Threading::DISABLED);
   ErrorCollector errors(&context);
   std::string text = fuzz::asString(data, size);
   OwningOpRef<ModuleOp> module =
