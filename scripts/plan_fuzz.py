@@ -30,12 +30,8 @@ import sys
 # Mostly sizes a plan could use, some that no plan can (odd, huge, negative).
 INTS = [0, 1, 1, 2, 2, 2, 4, 4, 4, 8, 8, 8, 16, 16, 16, 32, 32, 32, 64, 64,
         64, 128, 128, 256, 3, 5, 7, 1000, 4096, 1 << 20, -1]
-# Sizes of the dynamic dimensions of the examples that have them (as their
-# GPU tests give them).
-SHAPES = {
-    "dynamic_returned": ["--shape=0=3001x1024"],
-    "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
-}
+# The flags the examples with dynamic sizes run with (one table).
+from verify_examples import EXTRA_FLAGS as SHAPES  # noqa: E402
 CRASH_MARKS = ("PLEASE submit a bug report", "LLVM ERROR", "Assertion",
                "Stack dump", "Segmentation fault", "UNREACHABLE")
 

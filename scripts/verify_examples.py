@@ -22,7 +22,8 @@ import sys
 import time
 
 # Flags an example needs (the same as its RUN line in
-# test/Integration/GPU/examples-*.test).
+# test/Integration/GPU/examples-*.test); bench/mutants/run.py and
+# plan_fuzz.py use this table too.
 EXTRA_FLAGS = {
     "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
     "dynamic_returned": ["--shape=0=3001x1024"],

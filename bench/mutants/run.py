@@ -31,12 +31,11 @@ import subprocess
 import sys
 
 
-# Sizes of the dynamic dimensions of the examples that have them (as their
-# GPU tests give them).
-SHAPES = {
-    "dynamic_returned": ["--shape=0=3001x1024"],
-    "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
-}
+# The flags the examples with dynamic sizes run with: one table, in
+# scripts/verify_examples.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from verify_examples import EXTRA_FLAGS as SHAPES  # noqa: E402
 
 
 def digest(path):
@@ -143,10 +142,10 @@ def main():
         # A mutant filtered before (the same text) keeps its verdict.
         path = os.path.join(args.mutants, "filter.json")
         out = load(path, {})
-        todo = [m for m in mutants
-                if out.get(m["name"], {}).get("sha") != m["sha"]]
-        results = parallel(lambda m: filter_one(m, args), todo, args.jobs)
-        for m, (v, w) in zip(todo, results):
+        unseen = [m for m in mutants
+                  if out.get(m["name"], {}).get("sha") != m["sha"]]
+        results = parallel(lambda m: filter_one(m, args), unseen, args.jobs)
+        for m, (v, w) in zip(unseen, results):
             out[m["name"]] = {"filter": v, "why": w, "sha": m["sha"]}
         out = {m["name"]: out[m["name"]] for m in mutants}
         with open(path, "w") as f:

@@ -14,6 +14,18 @@
 
 using namespace mlir;
 
+/// Whether every shaped operand of `op` is indexed by a projected
+/// permutation of its loops (constant 0 results allowed): what spreading
+/// its loops over the lanes of a warp needs.
+static bool isIndexedByProjections(linalg::LinalgOp op) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<ShapedType>(operand.get().getType()) &&
+        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
+      return false;
+  return true;
+}
+
 /// The single combiner of `op`'s reduction and the value it folds into the
 /// output, or null.
 static Operation *getCombiner(linalg::LinalgOp op, Value &reduced) {
@@ -139,13 +151,10 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
            << "cannot be reduced by the lanes of a warp: it needs one output, "
               "one reduction loop and a single add, mul, min or max combiner "
               "on 16-, 32- or 64-bit values";
-  for (OpOperand &operand : op->getOpOperands())
-    if (isa<ShapedType>(operand.get().getType()) &&
-        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
-            /*allowZeroInResults=*/true))
-      return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
-                                  "an operand is not indexed by a projected "
-                                  "permutation of the loops";
+  if (!isIndexedByProjections(op))
+    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
+                                "an operand is not indexed by a projected "
+                                "permutation of the loops";
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   unsigned reductionLoop = 0;
   for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
@@ -250,13 +259,10 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
       op->getNumRegions() != 1)
     return op->emitOpError() << "cannot be shared by the lanes of a warp: it "
                                 "needs buffers and no reduction loop";
-  for (OpOperand &operand : op->getOpOperands())
-    if (isa<ShapedType>(operand.get().getType()) &&
-        !op.getMatchingIndexingMap(&operand).isProjectedPermutation(
-            /*allowZeroInResults=*/true))
-      return op->emitOpError() << "cannot be shared by the lanes of a warp: "
-                                  "an operand is not indexed by a projected "
-                                  "permutation of the loops";
+  if (!isIndexedByProjections(op))
+    return op->emitOpError() << "cannot be shared by the lanes of a warp: "
+                                "an operand is not indexed by a projected "
+                                "permutation of the loops";
   // The loop the lanes stride: the innermost one that is not of one
   // iteration; every other must have one.
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
