@@ -436,9 +436,9 @@ def QiMengWidenAccumulatorsPass
     : Pass<"qimeng-widen-accumulators", "ModuleOp"> {
   let summary = "Accumulate reductions in f64 (the verifier's references)";
   let description = [{
-    Rewrites every linalg op on tensors that has reduction loops and a
-    floating-point result narrower than f64 (f32, f16, bf16) to compute in
-    f64: its initial values are extended, its body computes in f64, and the
+    Rewrites every linalg op on tensors that has reduction loops and f32
+    results (and no f16 or bf16 ones: a program accumulating in those asks
+    for their rounding) to compute in f64: its initial values are extended, its body computes in f64, and the
     result is truncated back to the original type. Only ops whose bodies hold
     arith and math ops (and `linalg.index`) are rewritten; others are left
     as they are.
