@@ -2,6 +2,7 @@
 
 #include "QiMeng/MicroCoder/CandidateCheck.h"
 #include "QiMeng/Support/ErrorCollector.h"
+#include "QiMeng/Support/GuardedParse.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,37 +59,89 @@ llvm::StringRef mlir::qimeng::getAllowedDialectsText() {
 static const llvm::StringSet<> &getAllowedOps() {
   static const llvm::StringSet<> ops = {
       // func
-      "func.func", "func.return",
+      "func.func",
+      "func.return",
       // scf
-      "scf.for", "scf.if", "scf.yield", "scf.while", "scf.condition",
+      "scf.for",
+      "scf.if",
+      "scf.yield",
+      "scf.while",
+      "scf.condition",
       // affine
-      "affine.apply", "affine.min", "affine.max", "affine.for", "affine.if",
-      "affine.yield", "affine.load", "affine.store",
-      "affine.delinearize_index", "affine.linearize_index",
+      "affine.apply",
+      "affine.min",
+      "affine.max",
+      "affine.for",
+      "affine.if",
+      "affine.yield",
+      "affine.load",
+      "affine.store",
+      "affine.delinearize_index",
+      "affine.linearize_index",
       // memref
-      "memref.load", "memref.store", "memref.alloc", "memref.alloca",
-      "memref.subview", "memref.cast", "memref.collapse_shape",
-      "memref.expand_shape", "memref.dim", "memref.rank", "memref.get_global",
-      "memref.global", "memref.copy", "memref.atomic_rmw",
-      "memref.generic_atomic_rmw", "memref.atomic_yield",
+      "memref.load",
+      "memref.store",
+      "memref.alloc",
+      "memref.alloca",
+      "memref.subview",
+      "memref.cast",
+      "memref.collapse_shape",
+      "memref.expand_shape",
+      "memref.dim",
+      "memref.rank",
+      "memref.get_global",
+      "memref.global",
+      "memref.copy",
+      "memref.atomic_rmw",
+      "memref.generic_atomic_rmw",
+      "memref.atomic_yield",
       "memref.assume_alignment",
       // vector
-      "vector.load", "vector.store", "vector.transfer_read",
-      "vector.transfer_write", "vector.maskedload", "vector.maskedstore",
-      "vector.broadcast", "vector.splat", "vector.extract", "vector.insert",
-      "vector.extract_strided_slice", "vector.insert_strided_slice",
-      "vector.from_elements", "vector.shape_cast", "vector.bitcast",
-      "vector.transpose", "vector.shuffle", "vector.fma", "vector.reduction",
-      "vector.multi_reduction", "vector.contract", "vector.outerproduct",
-      "vector.create_mask", "vector.constant_mask", "vector.step",
+      "vector.load",
+      "vector.store",
+      "vector.transfer_read",
+      "vector.transfer_write",
+      "vector.maskedload",
+      "vector.maskedstore",
+      "vector.broadcast",
+      "vector.splat",
+      "vector.extract",
+      "vector.insert",
+      "vector.extract_strided_slice",
+      "vector.insert_strided_slice",
+      "vector.from_elements",
+      "vector.shape_cast",
+      "vector.bitcast",
+      "vector.transpose",
+      "vector.shuffle",
+      "vector.fma",
+      "vector.reduction",
+      "vector.multi_reduction",
+      "vector.contract",
+      "vector.outerproduct",
+      "vector.create_mask",
+      "vector.constant_mask",
+      "vector.step",
       "vector.yield",
       // gpu (device side)
-      "gpu.launch", "gpu.terminator", "gpu.barrier", "gpu.thread_id",
-      "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.lane_id",
-      "gpu.subgroup_reduce", "gpu.shuffle", "gpu.all_reduce", "gpu.yield",
+      "gpu.launch",
+      "gpu.terminator",
+      "gpu.barrier",
+      "gpu.thread_id",
+      "gpu.block_id",
+      "gpu.block_dim",
+      "gpu.grid_dim",
+      "gpu.lane_id",
+      "gpu.subgroup_reduce",
+      "gpu.shuffle",
+      "gpu.all_reduce",
+      "gpu.yield",
       // nvgpu
-      "nvgpu.ldmatrix", "nvgpu.mma.sync", "nvgpu.device_async_copy",
-      "nvgpu.device_async_create_group", "nvgpu.device_async_wait",
+      "nvgpu.ldmatrix",
+      "nvgpu.mma.sync",
+      "nvgpu.device_async_copy",
+      "nvgpu.device_async_create_group",
+      "nvgpu.device_async_wait",
   };
   return ops;
 }
@@ -108,8 +161,7 @@ static std::optional<StringAttr> getForeignAttribute(Operation *op) {
     if (info && llvm::is_contained(info->getAttributeNames(), attr.getName()))
       continue;
     if (isa<gpu::LaunchOp>(op) &&
-        attr.getName() ==
-            gpu::LaunchOp::getNumWorkgroupAttributionsAttrName())
+        attr.getName() == gpu::LaunchOp::getNumWorkgroupAttributionsAttrName())
       continue;
     return attr.getName();
   }
@@ -166,13 +218,10 @@ OwningOpRef<ModuleOp> mlir::qimeng::checkCandidate(llvm::StringRef text,
   AllowedDialects::insert(registry);
   MLIRContext restricted(registry);
   restricted.disableMultithreading();
+  // An LLM's text meets the parser in a child first (GuardedParse.h).
   std::string diagnostics;
-  OwningOpRef<ModuleOp> parsed;
-  {
-    ErrorCollector errors(&restricted);
-    parsed = parseSourceString<ModuleOp>(text, &restricted);
-    diagnostics = errors.join();
-  }
+  OwningOpRef<ModuleOp> parsed =
+      parseModuleGuarded(text, &restricted, diagnostics, "candidate");
   if (!parsed) {
     reason = "it does not parse as MLIR of the allowed dialects (" +
              getAllowedDialectsText().str() + "): " + diagnostics;

@@ -11,6 +11,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/InitAll.h"
 #include "QiMeng/Planner/CompileSession.h"
+#include "QiMeng/Support/GuardedParse.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,9 +20,12 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -62,8 +66,8 @@ public:
       llvm::SmallString<256> created;
       if (std::error_code ec = llvm::sys::fs::createUniqueFile(
               finalPath + ".tmp-%%%%%%%%%%%%", fd, created)) {
-        llvm::errs() << "error: cannot create a temporary beside '"
-                     << finalPath << "': " << ec.message() << "\n";
+        llvm::errs() << "error: cannot create a temporary beside '" << finalPath
+                     << "': " << ec.message() << "\n";
         failedToCreate = true;
         return;
       }
@@ -111,6 +115,56 @@ private:
   int fd = -1;
   bool failedToCreate = false;
 };
+/// Parses the input in a child process before the tool parses it: an input
+/// the parser rejects is reported by the child (its diagnostics, printed as
+/// the tool would print them) and never parsed in this process, whose
+/// parser's error path may corrupt the heap (GuardedParse.h). Returns
+/// whether the tool may go on. Standard input is read here and put back as
+/// an in-memory file for the tool to read again.
+static bool trialParseInput(llvm::StringRef inputFile,
+                            const mlir::MlirOptMainConfig &config,
+                            const mlir::DialectRegistry &registry) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    return true; // The tool says it cannot open it.
+  if (inputFile == "-") {
+    int fd = ::memfd_create("qimeng-opt-stdin", 0);
+    llvm::StringRef text = (*buffer)->getBuffer();
+    size_t written = 0;
+    while (fd >= 0 && written < text.size()) {
+      ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+      if (n <= 0)
+        break;
+      written += n;
+    }
+    if (fd < 0 || written != text.size() || ::lseek(fd, 0, SEEK_SET) != 0 ||
+        ::dup2(fd, STDIN_FILENO) < 0) {
+      llvm::errs() << "error: cannot keep standard input for a second read\n";
+      return false;
+    }
+    ::close(fd);
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  mlir::qimeng::TrialParseOptions options;
+  options.allowUnregisteredDialects = config.shouldAllowUnregisteredDialects();
+  options.splitMarker = config.inputSplitMarker().str();
+  // Test modes (diagnostic checks, split input, whose parts go on after one
+  // fails) expect the parser's errors from the tool itself: there the child
+  // only tells whether parsing survives.
+  bool testMode =
+      config.shouldVerifyDiagnostics() || !options.splitMarker.empty();
+  options.printDiagnostics = !testMode;
+  mlir::qimeng::TrialParseResult trial =
+      mlir::qimeng::trialParse(sourceMgr, registry, options);
+  if (trial.outcome == mlir::qimeng::TrialParse::Crashed) {
+    llvm::errs() << inputFile << ":1:1: error: MLIR's parser crashed on this "
+                 << "input (" << trial.why << "): an upstream bug on some "
+                 << "malformed or deeply nested input; no output written\n";
+    return false;
+  }
+  return trial.outcome == mlir::qimeng::TrialParse::Parsed || testMode;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -139,13 +193,22 @@ int main(int argc, char **argv) {
   std::vector<char *> cargs;
   for (std::string &arg : args)
     cargs.push_back(arg.data());
-  int rc = mlir::asMainReturnCode(mlir::MlirOptMain(
-      static_cast<int>(cargs.size()), cargs.data(),
+  int cargc = static_cast<int>(cargs.size());
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      cargc, cargs.data(),
       "QiMeng optimizer driver\n\n"
       "  --llm-plan        plan and realize every kernel\n"
       "  --lower-to-nvvm   lower to NVVM and serialize to PTX/cubin\n"
       "  --print-plan-schema  print the JSON Schema of a plan and exit\n",
-      registry));
+      registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  bool readsInput = !config.shouldShowDialects() &&
+                    !config.shouldListPasses() && !config.shouldRunReproducer();
+  if (readsInput && !trialParseInput(inputFile, config, registry))
+    return output.finish(mlir::qimeng::finishCompileSession(1));
+  int rc = mlir::asMainReturnCode(
+      mlir::MlirOptMain(cargc, cargs.data(), inputFile, outputFile, registry));
   // The compile report and the recorded LLM session, whatever the outcome.
   rc = mlir::qimeng::finishCompileSession(rc);
   return output.finish(rc);
