@@ -13,6 +13,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_set>
 
@@ -80,9 +82,46 @@ CUmemoryPool getDevicePool(const Driver &d) {
   return pool;
 }
 
+/// The buffers the host code took from its `malloc` and has not freed: a
+/// returned result may be one (a copy the host code made), which the caller
+/// then frees with `free`, not the driver.
+std::mutex hostMutex;
+std::unordered_set<void *> hostAllocations;
+
+/// Forgets `ptr` if the host code allocated it; returns whether it did.
+bool forgetHostAllocation(void *ptr) {
+  std::lock_guard<std::mutex> lock(hostMutex);
+  return hostAllocations.erase(ptr) != 0;
+}
+
 } // namespace
 
 extern "C" void mgpuMemFree(void *ptr, void *stream);
+
+extern "C" {
+
+/// The host code's `malloc`: poisoned like device buffers while poisoning is
+/// on, and remembered.
+static void *qimengHostMalloc(size_t bytes) {
+  void *ptr = std::malloc(bytes);
+  if (!ptr)
+    return nullptr;
+  if (int byte = poisonAllocations; byte >= 0)
+    std::memset(ptr, byte, bytes);
+  std::lock_guard<std::mutex> lock(hostMutex);
+  hostAllocations.insert(ptr);
+  return ptr;
+}
+
+/// The host code's `free`.
+static void qimengHostFree(void *ptr) {
+  if (!ptr)
+    return;
+  forgetHostAllocation(ptr);
+  std::free(ptr);
+}
+
+} // extern "C"
 
 std::optional<std::string> mlir::qimeng::runtime::takeError() {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -92,6 +131,12 @@ std::optional<std::string> mlir::qimeng::runtime::takeError() {
 }
 
 void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr) {
+  if (!ptr)
+    return;
+  if (forgetHostAllocation(ptr)) {
+    std::free(ptr);
+    return;
+  }
   // On the caller's stream when one is set (timing), else the null stream.
   mgpuMemFree(ptr, nullptr);
 }
@@ -331,6 +376,8 @@ llvm::ArrayRef<runtime::Symbol> mlir::qimeng::runtime::getMgpuSymbols() {
       QIMENG_SYMBOL(mgpuMemFree),          QIMENG_SYMBOL(mgpuMemcpy),
       QIMENG_SYMBOL(mgpuMemset32),         QIMENG_SYMBOL(mgpuMemset16),
       QIMENG_SYMBOL(mgpuSetDefaultDevice),
+      {"malloc", reinterpret_cast<void *>(&qimengHostMalloc)},
+      {"free", reinterpret_cast<void *>(&qimengHostFree)},
   };
 #undef QIMENG_SYMBOL
   return symbols;

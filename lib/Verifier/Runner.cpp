@@ -571,8 +571,8 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
 }
 
 /// Frees the memrefs the last call returned (allocated by the function:
-/// gpu.alloc device memory, malloc without a `driver`) unless they are
-/// arguments.
+/// device memory, or host memory from the host code's malloc) unless they
+/// are arguments.
 void releaseResults(const cuda::Driver *driver,
                     ArrayRef<MemRefType> resultTypes, Invocation &call) {
   llvm::SmallPtrSet<void *, 4> freed;
@@ -582,17 +582,11 @@ void releaseResults(const cuda::Driver *driver,
   for (MemRefType type : resultTypes) {
     auto *allocated = reinterpret_cast<void *>(call.resultStorage[word]);
     word += 3 + 2 * type.getRank();
-    // On the GPU, memory the host code took from malloc is not the driver's:
-    // the free fails harmlessly (its error is dropped) and that buffer
-    // leaks.
     if (!allocated || !freed.insert(allocated).second)
       continue;
-    if (driver) {
-      runtime::freeReturnedBuffer(allocated);
+    runtime::freeReturnedBuffer(allocated);
+    if (driver)
       (void)runtime::takeError();
-    } else {
-      std::free(allocated);
-    }
   }
 }
 
@@ -731,7 +725,7 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
 
   // With poisoned outputs, the buffers the function allocates (its returned
   // results) start poisoned too.
-  if (*driver && options.poisonOutputs)
+  if (options.poisonOutputs)
     runtime::setPoisonAllocations(
         getAllocationPoisonByte(options.poisonPattern));
   auto start = std::chrono::steady_clock::now();

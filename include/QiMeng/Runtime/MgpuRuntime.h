@@ -24,7 +24,8 @@ struct Symbol {
   void *address;
 };
 
-/// Every `mgpu*` entry point QiMeng implements.
+/// Every `mgpu*` entry point QiMeng implements, and the host code's `malloc`
+/// and `free` (poisoned and tracked like device buffers, see below).
 llvm::ArrayRef<Symbol> getMgpuSymbols();
 
 /// Returns and clears the first error the `mgpu*` calls met since the last
@@ -33,12 +34,14 @@ llvm::ArrayRef<Symbol> getMgpuSymbols();
 std::optional<std::string> takeError();
 
 /// Frees a buffer that a compiled function returned (device memory from
-/// `mgpuMemAlloc`, stream-ordered pool memory included): the caller of a
-/// function owns the result buffers it allocates. Null is ignored.
+/// `mgpuMemAlloc`, stream-ordered pool memory included, or host memory from
+/// the host code's `malloc`): the caller of a function owns the result
+/// buffers it allocates. Null is ignored.
 void freeReturnedBuffer(void *ptr);
 
 /// While set to a byte (0-255), every buffer the host code allocates
-/// (returned results and temporaries) starts with that byte everywhere, so
+/// (returned results and temporaries, on the device or by `malloc`) starts
+/// with that byte everywhere, so
 /// a kernel that leaves part of a result unwritten shows: what verification
 /// runs ask for (0xFF: NaN in every floating-point type, -1 in every integer
 /// type; 0x7F: values near the largest of each type). -1 turns it off.
