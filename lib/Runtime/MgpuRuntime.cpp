@@ -364,17 +364,28 @@ void mgpuSetDefaultDevice(int32_t device) {
 
 llvm::ArrayRef<runtime::Symbol> mlir::qimeng::runtime::getMgpuSymbols() {
 #define QIMENG_SYMBOL(fn)                                                      \
-  { #fn, reinterpret_cast < void *>(&fn) }
+  {                                                                            \
+    #fn, reinterpret_cast<void *>(&fn)                                         \
+  }
   static const Symbol symbols[] = {
-      QIMENG_SYMBOL(mgpuModuleLoad),       QIMENG_SYMBOL(mgpuModuleLoadJIT),
-      QIMENG_SYMBOL(mgpuModuleUnload),     QIMENG_SYMBOL(mgpuModuleGetFunction),
-      QIMENG_SYMBOL(mgpuLaunchKernel),     QIMENG_SYMBOL(mgpuStreamCreate),
-      QIMENG_SYMBOL(mgpuStreamDestroy),    QIMENG_SYMBOL(mgpuStreamSynchronize),
-      QIMENG_SYMBOL(mgpuStreamWaitEvent),  QIMENG_SYMBOL(mgpuEventCreate),
-      QIMENG_SYMBOL(mgpuEventDestroy),     QIMENG_SYMBOL(mgpuEventSynchronize),
-      QIMENG_SYMBOL(mgpuEventRecord),      QIMENG_SYMBOL(mgpuMemAlloc),
-      QIMENG_SYMBOL(mgpuMemFree),          QIMENG_SYMBOL(mgpuMemcpy),
-      QIMENG_SYMBOL(mgpuMemset32),         QIMENG_SYMBOL(mgpuMemset16),
+      QIMENG_SYMBOL(mgpuModuleLoad),
+      QIMENG_SYMBOL(mgpuModuleLoadJIT),
+      QIMENG_SYMBOL(mgpuModuleUnload),
+      QIMENG_SYMBOL(mgpuModuleGetFunction),
+      QIMENG_SYMBOL(mgpuLaunchKernel),
+      QIMENG_SYMBOL(mgpuStreamCreate),
+      QIMENG_SYMBOL(mgpuStreamDestroy),
+      QIMENG_SYMBOL(mgpuStreamSynchronize),
+      QIMENG_SYMBOL(mgpuStreamWaitEvent),
+      QIMENG_SYMBOL(mgpuEventCreate),
+      QIMENG_SYMBOL(mgpuEventDestroy),
+      QIMENG_SYMBOL(mgpuEventSynchronize),
+      QIMENG_SYMBOL(mgpuEventRecord),
+      QIMENG_SYMBOL(mgpuMemAlloc),
+      QIMENG_SYMBOL(mgpuMemFree),
+      QIMENG_SYMBOL(mgpuMemcpy),
+      QIMENG_SYMBOL(mgpuMemset32),
+      QIMENG_SYMBOL(mgpuMemset16),
       QIMENG_SYMBOL(mgpuSetDefaultDevice),
       {"malloc", reinterpret_cast<void *>(&qimengHostMalloc)},
       {"free", reinterpret_cast<void *>(&qimengHostFree)},

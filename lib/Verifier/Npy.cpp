@@ -4,8 +4,8 @@
 #include "QiMeng/Verifier/Runner.h"
 
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

@@ -61,6 +61,7 @@ static llvm::json::Object toJSON(const TrialReport &trial) {
     outputs.push_back(std::move(entry));
   }
   llvm::json::Object entry{{"seed", static_cast<int64_t>(trial.seed)},
+                           {"input_scale_log2", trial.inputScaleLog2},
                            {"ok", trial.ok},
                            {"poisoned", trial.poisoned},
                            {"candidate_wall_ms", trial.candidateMs},

@@ -44,7 +44,7 @@ static uint64_t mix(uint64_t x) {
 }
 
 void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
-                              void *data) {
+                              void *data, int scaleLog2) {
   // Element i is a function of (seed, i) alone: no generator state to step
   // through, so a large buffer fills at memory speed.
   int64_t bytes = getElementBytes(element);
@@ -71,7 +71,7 @@ void mlir::qimeng::fillRandom(Type element, int64_t count, uint64_t seed,
   auto fillWith = [&](auto *values) {
     forEachBlock(count, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
-        values[i] = draw(i);
+        values[i] = std::ldexp(draw(i), scaleLog2);
     });
   };
   if (element.isF32())
@@ -189,11 +189,11 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
     } else {
       // The reference ignores the plans in the input: only its semantics
       // count.
-      if (llvm::Error err = runPipeline(
-              !reference ? "llm-plan"
-              : widen    ? "qimeng-strip-plans,llm-plan{naive=true "
-                           "wide-reductions=true}"
-                         : "qimeng-strip-plans,llm-plan{naive=true}"))
+      if (llvm::Error err =
+              runPipeline(!reference ? "llm-plan"
+                          : widen ? "qimeng-strip-plans,llm-plan{naive=true "
+                                    "wide-reductions=true}"
+                                  : "qimeng-strip-plans,llm-plan{naive=true}"))
         return std::move(err);
       if (llvm::Error err = runPipeline("lower-to-nvvm"))
         return std::move(err);
@@ -435,21 +435,22 @@ getArgShapes(ArrayRef<MemRefType> types, const RunOptions &options,
 /// (up to kSeededDataCacheBytes in all), since every candidate a batch
 /// checks gets the same inputs for a trial's seed.
 std::shared_ptr<const std::vector<char>>
-getSeededData(Type element, int64_t count, int64_t bytes, uint64_t seed) {
+getSeededData(Type element, int64_t count, int64_t bytes, uint64_t seed,
+              int scaleLog2) {
   constexpr int64_t kSeededDataCacheBytes = int64_t(4) << 30;
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, int64_t, uint64_t>,
+  static std::map<std::tuple<std::string, int64_t, uint64_t, int>,
                   std::shared_ptr<const std::vector<char>>>
       cache;
   static int64_t cachedBytes = 0;
   std::string typeName;
   llvm::raw_string_ostream(typeName) << element;
-  auto key = std::make_tuple(typeName, count, seed);
+  auto key = std::make_tuple(typeName, count, seed, scaleLog2);
   std::lock_guard<std::mutex> lock(mutex);
   if (auto found = cache.find(key); found != cache.end())
     return found->second;
   auto data = std::make_shared<std::vector<char>>(bytes);
-  fillRandom(element, count, seed, data->data());
+  fillRandom(element, count, seed, data->data(), scaleLog2);
   if (cachedBytes + bytes <= kSeededDataCacheBytes) {
     cachedBytes += bytes;
     cache.emplace(key, data);
@@ -528,7 +529,8 @@ llvm::Error prepare(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
         }
       } else {
         contents =
-            getSeededData(element, count, bytes, options.seed * 1000003u + i);
+            getSeededData(element, count, bytes, options.seed * 1000003u + i,
+                          options.inputScaleLog2);
       }
     }
     if (contents) {
@@ -659,8 +661,8 @@ collectResult(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
     if (!copyInputsOut && !outputs[i])
       continue;
     out.bytes.resize(countBytes(out));
-    if (llvm::Error err = copyBytes(driver, out.bytes.data(), desc.aligned,
-                                    out.bytes.size()))
+    if (llvm::Error err =
+            copyBytes(driver, out.bytes.data(), desc.aligned, out.bytes.size()))
       return std::move(err);
   }
   for (auto &[index, before] : call.snapshots) {
@@ -746,9 +748,8 @@ llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   // The memrefs the function returned are freed however this returns.
   llvm::scope_exit release([&] { releaseResults(*driver, resultTypes, call); });
   PhaseTimer copyOutTimer(phasePrefix + phase::kCopyOut.str());
-  llvm::Expected<RunResult> result =
-      collectResult(*driver, argTypes, resultTypes, outputs,
-                    options.copyInputsOut, call);
+  llvm::Expected<RunResult> result = collectResult(
+      *driver, argTypes, resultTypes, outputs, options.copyInputsOut, call);
   if (result)
     result->milliseconds =
         std::chrono::duration<double, std::milli>(stop - start).count();
@@ -765,9 +766,8 @@ llvm::Expected<Timing> Runner::time(const RunOptions &inputs,
   options.poisonOutputs = false;
   SmallVector<bool> noOutputs(argTypes.size(), true);
   Invocation call;
-  if (llvm::Error err =
-          prepare(*driverOrNull, argTypes, resultTypes, noOutputs, equalDims,
-                  options, phasePrefix, call))
+  if (llvm::Error err = prepare(*driverOrNull, argTypes, resultTypes, noOutputs,
+                                equalDims, options, phasePrefix, call))
     return std::move(err);
   PhaseTimer timer(phasePrefix + phase::kTiming.str());
   auto wallClock = [&]() -> llvm::Expected<double> {

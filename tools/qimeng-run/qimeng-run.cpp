@@ -488,7 +488,8 @@ int main(int argc, char **argv) {
 
     // The command line's checks (after the inputs are read).
     // A check's inputs are drawn fresh unless --seed replays a report's.
-    uint64_t verifySeed = seed.getNumOccurrences() ? uint64_t(seed) : drawSeed();
+    uint64_t verifySeed =
+        seed.getNumOccurrences() ? uint64_t(seed) : drawSeed();
     auto getVerifyOptions = [&] {
       VerifyOptions verifyOptions;
       verifyOptions.trials = trials;
@@ -535,8 +536,12 @@ int main(int argc, char **argv) {
                            : "the program with plain plans on the GPU")
                    << "\n";
       for (const TrialReport &trial : verified->trials) {
-        llvm::errs() << llvm::formatv("qimeng-run: trial seed {0}: {1}",
-                                      trial.seed, trial.ok ? "ok" : "FAIL");
+        llvm::errs() << llvm::formatv(
+            "qimeng-run: trial seed {0}{1}: {2}", trial.seed,
+            trial.inputScaleLog2
+                ? llvm::formatv(" (inputs x 2^{0})", trial.inputScaleLog2).str()
+                : std::string(),
+            trial.ok ? "ok" : "FAIL");
         for (const OutputReport &output : trial.outputs)
           llvm::errs() << llvm::formatv(
               ", {0} max abs {1:e2} rel {2:e2} margin {3}", output.name,

@@ -98,6 +98,20 @@ TEST_F(CompareTest, RejectsFp16LevelRoundingAtFp32Tolerance) {
   // The same error passes at the f16/bf16 tolerance.
   Tolerance half = getDefaultTolerance(Builder(&ctx).getF16Type());
   EXPECT_TRUE(compareBuffers(f32(values, {3, 4}), want, half).ok);
+  // A 1 % error (ten f16 units in the last place) is wrong for f16 without
+  // reductions, within reach of another summation order with them; bf16's
+  // unit in the last place is 2^-7.
+  std::vector<float> scaled = values;
+  for (float &v : scaled)
+    v *= 1.01f;
+  EXPECT_FALSE(compareBuffers(f32(scaled, {3, 4}), want, half).ok);
+  EXPECT_TRUE(compareBuffers(f32(scaled, {3, 4}), want,
+                             getDefaultTolerance(Builder(&ctx).getF16Type(),
+                                                 /*reductionLength=*/64))
+                  .ok);
+  EXPECT_TRUE(compareBuffers(f32(scaled, {3, 4}), want,
+                             getDefaultTolerance(Builder(&ctx).getBF16Type()))
+                  .ok);
 }
 
 TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
@@ -127,10 +141,10 @@ TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {
   Tolerance longSum =
       getDefaultTolerance(Builder(&ctx).getF32Type(), 16 * 4096);
   EXPECT_NEAR(getAbsoluteTolerance(want, longSum)(0), 4 * atol, 1e-9);
-  EXPECT_NEAR(getAbsoluteTolerance(
-                  want, getDefaultTolerance(Builder(&ctx).getF32Type(), 100))(
-                  0),
-              atol, 1e-12);
+  EXPECT_NEAR(
+      getAbsoluteTolerance(
+          want, getDefaultTolerance(Builder(&ctx).getF32Type(), 100))(0),
+      atol, 1e-12);
   // Outputs of root mean square below 1 are held to their own size too: no
   // absolute floor.
   EXPECT_NEAR(getAbsoluteTolerance(f32({0.5f, -0.25f, 0.75f}, {3}), tol)(0),
@@ -211,11 +225,11 @@ TEST_F(CompareTest, NearlyZeroRowsKeepAFractionOfTheOutputScale) {
   HostBuffer want = f32(values, {2, 32});
   AbsoluteTolerance atol = getAbsoluteTolerance(want, tol);
   EXPECT_NEAR(atol(32), 1e-4 * 1e-3 * std::sqrt([&] {
-                double s = 0;
-                for (float v : values)
-                  s += double(v) * v;
-                return s / 64;
-              }()),
+                          double s = 0;
+                          for (float v : values)
+                            s += double(v) * v;
+                          return s / 64;
+                        }()),
               1e-12);
   std::vector<float> got = values;
   got[40] += 1e-7f;
@@ -297,8 +311,8 @@ TEST_F(CompareTest, PoisonIsNaNForFloatsAndAPatternForIntegers) {
   written.bytes = {1, 1, 1};
   EXPECT_NE(getElement(poisoned, 0), 1);
   EXPECT_NE(getElement(poisoned, 0), 0);
-  Comparison c = compareBuffers(poisoned, written, getDefaultTolerance(
-                                                       b.getI1Type()));
+  Comparison c =
+      compareBuffers(poisoned, written, getDefaultTolerance(b.getI1Type()));
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(std::isinf(c.margin));
 }

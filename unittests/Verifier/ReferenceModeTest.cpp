@@ -77,6 +77,19 @@ func.func @g(%x: memref<8xf32>) {
 }
 )mlir"),
             1);
+  // A reduction of a length known only at run time: long enough to widen.
+  EXPECT_EQ(length(R"mlir(
+func.func @h(%x: memref<4x?xf32>, %acc: memref<4xf32>) {
+  linalg.reduce ins(%x : memref<4x?xf32>) outs(%acc : memref<4xf32>)
+      dimensions = [1]
+      (%in: f32, %out: f32) {
+        %0 = arith.addf %in, %out : f32
+        linalg.yield %0 : f32
+      }
+  return
+}
+)mlir"),
+            kToleranceReductionLength);
 }
 
 } // namespace

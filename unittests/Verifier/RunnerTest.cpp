@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Verifier/Runner.h"
-#include "QiMeng/Verifier/Verifier.h"
 #include "QiMeng/InitAll.h"
+#include "QiMeng/Verifier/Verifier.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

@@ -39,6 +39,8 @@ struct HostBuffer {
 struct RunOptions {
   /// Seed of the input generator.
   uint64_t seed = 0;
+  /// f32 and f64 inputs are scaled by 2^inputScaleLog2 (see fillRandom).
+  int inputScaleLog2 = 0;
   /// Fill the arguments the function writes with poison (fillPoison of
   /// `poisonPattern`) instead of random data, and the buffers it allocates
   /// (its returned results) with 0xFF bytes (pattern 0: NaN, -1) or 0x7F
@@ -178,14 +180,15 @@ private:
 
 /// Fills `count` elements of `element` type at `data` from a generator
 /// seeded with `seed`: uniform numbers in [-1, 1) (floating point, rounded
-/// to the type), uniform integers in [0, 15] (i1: 0 or 1).
-void fillRandom(Type element, int64_t count, uint64_t seed, void *data);
+/// to the type; f32 and f64 times 2^scaleLog2, exactly), uniform integers in
+/// [0, 15] (i1: 0 or 1).
+void fillRandom(Type element, int64_t count, uint64_t seed, void *data,
+                int scaleLog2 = 0);
 
 /// Fills `count` elements with a poison value: quiet NaN for floating
 /// point; for integers 0x7f bytes (pattern 0) or 0x80 bytes (pattern 1),
 /// neither of which is 0 or 1 for i1.
-void fillPoison(Type element, int64_t count, void *data,
-                unsigned pattern = 0);
+void fillPoison(Type element, int64_t count, void *data, unsigned pattern = 0);
 
 /// The byte that returned buffers are poisoned with in `pattern`.
 int getAllocationPoisonByte(unsigned pattern);

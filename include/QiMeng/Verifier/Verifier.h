@@ -48,13 +48,14 @@ constexpr int64_t kToleranceGroupMin = 32;
 /// that is nearly zero by cancellation is not held to its own size).
 constexpr double kToleranceGroupFloor = 1e-3;
 
-/// Floats: atol and rtol 1e-4 (f32, f64) or 1e-2 (f16, bf16), scaled, for a
-/// kernel whose longest reduction sums `reductionLength` terms; integers:
-/// exact.
+/// Floats: atol and rtol 1e-4 (f32, f64), 1e-2 (bf16; f16 with reductions)
+/// or 3e-3 (f16 without), scaled, for a kernel whose longest reduction sums
+/// `reductionLength` terms; integers: exact.
 Tolerance getDefaultTolerance(Type element, int64_t reductionLength = 1);
 
 /// The most terms any linalg op of `module` sums into one output element
-/// (the product of its static reduction loop ranges); 1 without reductions.
+/// (the product of its reduction loop ranges, a dynamic one counted as
+/// kToleranceReductionLength); 1 without reductions.
 int64_t getReductionLength(ModuleOp module);
 
 /// The elements of an output of `shape` that share a scale: the innermost
@@ -114,8 +115,14 @@ inline uint64_t drawSeed() {
   return seed & ((uint64_t(1) << 53) - 1);
 }
 
+/// The input scale of the verifier's small-input trials (VerifyOptions).
+constexpr int kSmallInputsLog2 = -10;
+
 struct VerifyOptions {
-  /// Trials; trial t uses seed `seed + t` (and poison pattern t % 2). Unset:
+  /// Trials; trial t uses seed `seed + t`, poison pattern t % 2, and, when
+  /// t % 3 == 1, f32/f64 inputs of magnitude below 2^-10 (kSmallInputsLog2:
+  /// where an additive constant such as a norm's epsilon is no longer
+  /// negligible, so a wrong one shows). Unset:
   /// drawn fresh (drawSeed), so no fixed inputs can be tuned to; the report
   /// records it for replaying with --seed.
   unsigned trials = 3;
@@ -138,6 +145,8 @@ struct OutputReport {
 
 struct TrialReport {
   uint64_t seed = 0;
+  /// f32/f64 inputs were scaled by 2^inputScaleLog2 (RunOptions).
+  int inputScaleLog2 = 0;
   bool ok = true;
   std::string reason;
   SmallVector<OutputReport> outputs;
@@ -228,8 +237,9 @@ private:
   friend class Verifier;
   std::unique_ptr<Runner> runner;
   int64_t reductionLength = 1;
-  /// Per seed: the reference's result and the outputs it left NaN in.
-  std::map<uint64_t, std::pair<RunResult, std::string>> results;
+  /// Per seed and input scale: the reference's result and the outputs it
+  /// left NaN in.
+  std::map<std::pair<uint64_t, int>, std::pair<RunResult, std::string>> results;
   /// Whether `results` outlive a trial: only a reference shared by several
   /// candidates needs them again (each is every argument: hundreds of MB
   /// for large kernels).
