@@ -58,6 +58,10 @@ llvm::ManagedStatic<LLMOptions> options;
 
 void mlir::qimeng::llm::registerLLMOptions() { *options; }
 
+llvm::cl::OptionCategory &mlir::qimeng::llm::getLLMOptionCategory() {
+  return options->category;
+}
+
 ConfigFlags mlir::qimeng::llm::getLLMConfigFlags() {
   ConfigFlags flags;
   if (!options.isConstructed())

@@ -30,26 +30,28 @@ using namespace mlir::qimeng::llm;
 
 namespace {
 
-llvm::cl::opt<std::string> prompt("prompt", llvm::cl::desc("The user message"));
-llvm::cl::opt<std::string> systemPrompt("system",
+llvm::cl::OptionCategory toolOptions("qimeng-llm options");
+
+llvm::cl::opt<std::string> prompt("prompt", llvm::cl::cat(toolOptions), llvm::cl::desc("The user message"));
+llvm::cl::opt<std::string> systemPrompt("system", llvm::cl::cat(toolOptions),
                                         llvm::cl::desc("A system message"));
-llvm::cl::opt<std::string> role("role",
+llvm::cl::opt<std::string> role("role", llvm::cl::cat(toolOptions),
                                 llvm::cl::desc("planner (default) or coder"),
                                 llvm::cl::init("planner"));
 llvm::cl::opt<std::string>
-    schemaFile("schema", llvm::cl::desc("A JSON schema the reply must follow"));
+    schemaFile("schema", llvm::cl::cat(toolOptions), llvm::cl::desc("A JSON schema the reply must follow"));
 llvm::cl::opt<bool>
-    accounting("accounting",
+    accounting("accounting", llvm::cl::cat(toolOptions),
                llvm::cl::desc("Add the client's accounting to the "
                               "output"));
 llvm::cl::opt<std::string> exportCache(
-    "export-cache",
+    "export-cache", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Write every cache entry to this session file and exit"));
 llvm::cl::opt<std::string> importSession(
-    "import-session",
+    "import-session", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Store this session file's entries in the cache and exit"));
 llvm::cl::opt<bool> showConfig(
-    "show-config",
+    "show-config", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Print the resolved configuration (no key) and exit"));
 
 int fail(const llvm::Twine &message, int code = 1) {
@@ -62,9 +64,13 @@ int fail(const llvm::Twine &message, int code = 1) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerLLMOptions();
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "QiMeng: one request to the configured "
-                                    "LLM\n");
+  llvm::cl::HideUnrelatedOptions({&toolOptions, &getLLMOptionCategory()});
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "QiMeng: one request to the configured LLM\n\n"
+      "  qimeng-llm --show-config\n"
+      "  qimeng-llm --prompt='...' --schema=plan.schema.json\n"
+      "  qimeng-llm --export-cache=session.json\n");
   llvm::Expected<Config> config = loadConfig(getLLMConfigFlags());
   if (!config)
     return fail(llvm::toString(config.takeError()));

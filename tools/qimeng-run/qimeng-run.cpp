@@ -57,46 +57,54 @@ using namespace mlir::qimeng;
 
 namespace {
 
+llvm::cl::OptionCategory inputOptions("Inputs");
+llvm::cl::OptionCategory verificationOptions("Verification");
+llvm::cl::OptionCategory timingOptions("Timing");
+llvm::cl::OptionCategory candidatesOptions(
+    "A batch of candidates against one reference (plan search)");
+llvm::cl::OptionCategory processOptions("Process and report");
+
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                     llvm::cl::cat(inputOptions),
                                      llvm::cl::desc("<input .mlir>"),
                                      llvm::cl::Required);
 llvm::cl::opt<std::string> candidatesFile(
-    "candidates",
+    "candidates", llvm::cl::cat(candidatesOptions),
     llvm::cl::desc("Verify (and with --time, time) each lowered module listed "
                    "in this file, one path a line, against the input as the "
                    "reference, compiled and run once per seed for all; one "
                    "JSON line per candidate goes to --candidates-report. "
                    "Stops after the first candidate that cannot run"));
 llvm::cl::opt<std::string> candidatesReport(
-    "candidates-report",
+    "candidates-report", llvm::cl::cat(candidatesOptions),
     llvm::cl::desc("With --candidates: the JSON-lines file to append to"));
 llvm::cl::opt<std::string>
-    entryName("entry",
+    entryName("entry", llvm::cl::cat(inputOptions),
               llvm::cl::desc("Function to run (default: the only public "
                              "function with a body)"));
 llvm::cl::opt<uint64_t>
-    seed("seed",
+    seed("seed", llvm::cl::cat(inputOptions),
          llvm::cl::desc("Seed of the inputs (default: 0 for a plain run; "
                         "drawn fresh for --verify and --candidates, and "
                         "recorded in the report)"),
          llvm::cl::init(0));
 llvm::cl::list<std::string>
-    shapes("shape", llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
+    shapes("shape", llvm::cl::cat(inputOptions), llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
                                    "I=AxB (argument I, in order)"));
 llvm::cl::opt<std::string>
-    outputDir("output-dir",
+    outputDir("output-dir", llvm::cl::cat(inputOptions),
               llvm::cl::desc("Write argI.npy and resultI.npy here"));
 llvm::cl::opt<bool> verify(
-    "verify",
+    "verify", llvm::cl::cat(verificationOptions),
     llvm::cl::desc("Check every output against the reference (the module "
                    "with plain plans) on fresh seeded inputs, with NaN-"
                    "poisoned outputs; exit 1 on a mismatch"));
 llvm::cl::opt<std::string> referenceFile(
-    "reference",
+    "reference", llvm::cl::cat(verificationOptions),
     llvm::cl::desc("With --verify: the original program to check against "
                    "(default: the input itself, with plain plans)"));
 llvm::cl::opt<ReferenceOn> referenceOn(
-    "reference-on", llvm::cl::desc("With --verify: where the reference runs"),
+    "reference-on", llvm::cl::cat(verificationOptions), llvm::cl::desc("With --verify: where the reference runs"),
     llvm::cl::values(
         clEnumValN(ReferenceOn::Auto, "auto",
                    "the CPU up to 2^28 loop iterations, else the GPU "
@@ -107,67 +115,67 @@ llvm::cl::opt<ReferenceOn> referenceOn(
                    "the program with plain plans on the GPU")),
     llvm::cl::init(ReferenceOn::Auto));
 llvm::cl::opt<bool>
-    onCpu("cpu",
+    onCpu("cpu", llvm::cl::cat(verificationOptions),
           llvm::cl::desc("Run the unplanned program on the host (the "
                          "verifier's CPU reference) instead of the GPU; with "
                          "--verify, check what the candidate program "
                          "computes against the reference's, both on the "
                          "host"));
 llvm::cl::opt<bool> wideReference(
-    "wide-reference",
+    "wide-reference", llvm::cl::cat(verificationOptions),
     llvm::cl::desc("With --verify: the reference accumulates its reductions "
                    "in f64 (default on; off compares two programs bit for "
                    "bit with --atol=0 --rtol=0)"),
     llvm::cl::init(true));
-llvm::cl::opt<unsigned> trials("trials",
+llvm::cl::opt<unsigned> trials("trials", llvm::cl::cat(verificationOptions),
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
                                llvm::cl::init(3));
 llvm::cl::opt<double>
-    absTol("atol",
+    absTol("atol", llvm::cl::cat(verificationOptions),
            llvm::cl::desc("Absolute tolerance (default per type, scaled to "
                           "the outputs' size and the reduction length)"));
-llvm::cl::opt<double> relTol("rtol", llvm::cl::desc("Relative tolerance "
+llvm::cl::opt<double> relTol("rtol", llvm::cl::cat(verificationOptions), llvm::cl::desc("Relative tolerance "
                                                     "(default per type)"));
 llvm::cl::opt<unsigned> timeout(
-    "timeout",
+    "timeout", llvm::cl::cat(processOptions),
     llvm::cl::desc("Seconds the work may take (it runs in a child process: "
                    "a hang or a crash fails the run, not the caller); 0 runs "
                    "in this process"),
     llvm::cl::init(300));
 llvm::cl::opt<unsigned> candidateTimeout(
-    "candidate-timeout",
+    "candidate-timeout", llvm::cl::cat(candidatesOptions),
     llvm::cl::desc("With --candidates: seconds each candidate may take; one "
                    "that takes longer (a hanging kernel) is reported as an "
                    "error and the run stops there, as for a fault (0: no "
                    "limit but --timeout)"),
     llvm::cl::init(0));
 llvm::cl::list<std::string>
-    inputs("input", llvm::cl::desc("Contents of argument I from a .npy file: "
+    inputs("input", llvm::cl::cat(inputOptions), llvm::cl::desc("Contents of argument I from a .npy file: "
                                    "I=path.npy (type must match; gives its "
                                    "dynamic sizes)"));
 llvm::cl::opt<bool> poison(
-    "poison",
+    "poison", llvm::cl::cat(verificationOptions),
     llvm::cl::desc("Fill the outputs the function writes and the buffers it "
                    "allocates (its returned results) with poison (NaN, -1) "
                    "before the run, so what a kernel leaves unwritten shows "
                    "in the .npy files"));
 llvm::cl::opt<bool>
-    timeIt("time", llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
+    timeIt("time", llvm::cl::cat(timingOptions), llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
                                   "before each run); with --verify, the "
                                   "reference too, by the same protocol"));
-llvm::cl::opt<unsigned> warmup("warmup",
+llvm::cl::opt<unsigned> warmup("warmup", llvm::cl::cat(timingOptions),
                                llvm::cl::desc("Untimed runs before timing"),
                                llvm::cl::init(10));
-llvm::cl::opt<unsigned> runs("runs", llvm::cl::desc("Timed runs"),
+llvm::cl::opt<unsigned> runs("runs", llvm::cl::cat(timingOptions), llvm::cl::desc("Timed runs"),
                              llvm::cl::init(100));
 llvm::cl::opt<bool> noReferenceTiming(
-    "no-reference-timing",
+    "no-reference-timing", llvm::cl::cat(timingOptions),
     llvm::cl::desc("With --verify --time: time the candidate only"));
-llvm::cl::opt<bool> noFlush("no-l2-flush",
+llvm::cl::opt<bool> noFlush("no-l2-flush", llvm::cl::cat(timingOptions),
                             llvm::cl::desc("Time without flushing the L2"));
 llvm::cl::opt<std::string>
-    reportFile("report",
+    reportFile("report", llvm::cl::cat(processOptions),
                llvm::cl::desc("Write the outcome as JSON here (also on "
                               "failure, crash or timeout)"));
 
@@ -380,8 +388,18 @@ int main(int argc, char **argv) {
   // Candidates and references compile with the built-in paths only: the
   // verifier never asks an LLM.
   CompileSession::disableLLM();
+  // Only qimeng-run's own options in --help (LLVM's and MLIR's stay usable,
+  // listed by --help-hidden).
+  llvm::cl::HideUnrelatedOptions({&inputOptions, &verificationOptions,
+                                  &timingOptions, &candidatesOptions,
+                                  &processOptions});
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "QiMeng: compile and run a kernel function on the GPU\n");
+      argc, argv,
+      "QiMeng: compile and run a kernel function on the GPU\n\n"
+      "  qimeng-run kernel.gpu.mlir --output-dir=out     run, write .npy\n"
+      "  qimeng-run kernel.gpu.mlir --verify --reference=kernel.mlir\n"
+      "  qimeng-run kernel.gpu.mlir --time --runs=50     time (CUDA events)\n"
+      "  qimeng-run kernel.mlir --cpu --verify           host semantics check\n");
 
   report["format"] = "qimeng-run report 1";
   report["input"] = std::string(inputFile);

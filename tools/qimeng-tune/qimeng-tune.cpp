@@ -28,12 +28,16 @@ using namespace mlir::qimeng;
 
 namespace {
 
+llvm::cl::OptionCategory toolOptions("qimeng-tune options");
+
 llvm::cl::opt<std::string> command(llvm::cl::Positional, llvm::cl::Required,
+                                   llvm::cl::cat(toolOptions),
                                    llvm::cl::desc("<list | export | import | "
                                                   "export-experience>"));
-llvm::cl::opt<std::string> file(llvm::cl::Positional, llvm::cl::desc("[FILE]"));
+llvm::cl::opt<std::string> file(llvm::cl::Positional, llvm::cl::desc("[FILE]"),
+                                llvm::cl::cat(toolOptions));
 llvm::cl::opt<std::string>
-    dbPath("tuning-db", llvm::cl::desc("The tuning database (default "
+    dbPath("tuning-db", llvm::cl::cat(toolOptions), llvm::cl::desc("The tuning database (default "
                                        "$XDG_CACHE_HOME/qimeng/tuning.db)"));
 
 int fail(const llvm::Twine &message) {
@@ -94,8 +98,13 @@ int exportExperience(TuningDB &db) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "QiMeng: the tuning database\n");
+  llvm::cl::HideUnrelatedOptions(toolOptions);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "QiMeng: the tuning database\n\n"
+      "  qimeng-tune list\n"
+      "  qimeng-tune export plans.json      (import plans.json to merge)\n"
+      "  qimeng-tune export-experience rl.jsonl\n");
   bool needsFile = command != "list";
   if (command != "list" && command != "export" && command != "import" &&
       command != "export-experience")

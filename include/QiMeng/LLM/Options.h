@@ -10,6 +10,8 @@
 
 #include "QiMeng/LLM/Config.h"
 
+#include "llvm/Support/CommandLine.h"
+
 namespace mlir::qimeng::llm {
 
 /// Registers --llm-provider, --llm-base-url, --llm-planner-model,
@@ -17,6 +19,9 @@ namespace mlir::qimeng::llm {
 /// --llm-cache-dir, --llm-replay and --llm-record. Call before parsing the
 /// command line.
 void registerLLMOptions();
+
+/// The category the options above are in (for a tool's --help).
+llvm::cl::OptionCategory &getLLMOptionCategory();
 
 /// The options as given (unset ones empty).
 ConfigFlags getLLMConfigFlags();
