@@ -6,7 +6,7 @@
 # redone unless its JSON is removed.
 #
 # Usage: bench/corpus/corpus.sh BIN OUT [--per-family N] [--seed S]
-#                               [--compile-every N] [--steps compile,check,time,report]
+#                               [--compile-every N] [--steps compile,check,verify,time,report]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 out=$2
@@ -35,6 +35,9 @@ if step compile && [ ! -f "$out/compile.json" ]; then
 fi
 if step check && [ ! -f "$out/check.json" ]; then
   python3 "$here/run.py" check --corpus "$corpus" --work "$out" --run "$bin/qimeng-run" -j $(( jobs < 8 ? jobs : 8 ))
+fi
+if step verify; then
+  python3 "$here/run.py" verify --corpus "$corpus" --work "$out" --run "$bin/qimeng-run" -j $(( jobs < 8 ? jobs : 8 ))
 fi
 if step time; then
   python3 "$here/run.py" time --corpus "$corpus" --work "$out" --run "$bin/qimeng-run" --compile-every "$compile_every"

@@ -12,6 +12,11 @@ Steps (each writes a JSON file into --work, the next reads it):
            run by qimeng-run on them (.npy in and out), its outputs compared
            with the PyTorch expression computed in float64 (integers and
            booleans exactly): check.json.
+  verify   on the GPU: every compiled form against its source by QiMeng's
+           own verifier (qimeng-run --verify: fresh seeds, poisoned
+           outputs, the small-input trial): pass/fail with the margin of
+           each (how close a correct kernel comes to being rejected):
+           verify.json.
   time     on the GPU, one call at a time: QiMeng (qimeng-run --time, the
            returned form and the static twin of a dynamic kernel), PyTorch
            eager and, for every --compile-every'th kernel, torch.compile;
@@ -23,6 +28,7 @@ Steps (each writes a JSON file into --work, the next reads it):
 Usage:
   run.py compile --corpus DIR --work DIR --opt qimeng-opt [-j N]
   run.py check   --corpus DIR --work DIR --run qimeng-run [-j N]
+  run.py verify  --corpus DIR --work DIR --run qimeng-run [-j N]
   run.py time    --corpus DIR --work DIR --run qimeng-run
   run.py report  --corpus DIR --work DIR [--markdown FILE]
 """
@@ -311,6 +317,86 @@ def cmd_check(args):
     return 0
 
 
+# --- verify ---------------------------------------------------------------------
+
+def shape_flags(kernel, form):
+    """--shape flags for the dynamic sizes of a form's arguments (inputs,
+    then the outputs of the outarg form)."""
+    if form == "static" or not kernel.get("dynamic"):
+        return []
+    specs = list(kernel["inputs"])
+    if form == "outarg":
+        specs += kernel["outputs"]
+    flags = []
+    for i, spec in enumerate(specs):
+        dims = spec.get("dynamic") or []
+        if dims:
+            flags.append("--shape=%d=%s" % (
+                i, "x".join(str(spec["shape"][d]) for d in dims)))
+    return flags
+
+
+def verify_form(kernel, form, path, args):
+    work = os.path.join(args.work, "verify", kernel["name"])
+    os.makedirs(work, exist_ok=True)
+    report = os.path.join(work, form + ".json")
+    source = os.path.join(args.corpus, kernel["files"][form])
+    cmd = [args.run, path, "--verify", "--reference=" + source,
+           "--entry=" + kernel["entry"], "--report=" + report] + \
+        shape_flags(kernel, form)
+    code, err = run_tool(cmd, args.timeout)
+    if not os.path.exists(report):
+        return {"status": "error", "error": last_error(err)}
+    r = load(report)
+    verified = r.get("verify", {})
+    margins = [o.get("margin") for t in verified.get("trials", [])
+               for o in t.get("outputs", [])]
+    finite = [m for m in margins if isinstance(m, (int, float))]
+    return {"status": r.get("status", "error"),
+            "margin": max(finite) if len(finite) == len(margins) and finite
+            else (None if margins else 0.0),
+            "seed": verified.get("seed"),
+            "error": "" if code == 0 else last_error(err)}
+
+
+def cmd_verify(args):
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    compiled = load(os.path.join(args.work, "compile.json"))
+    results = {}
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for k in manifest["kernels"]:
+            for form in FORMS + ("static",):
+                path = k["files"].get(form)
+                if not path or compiled.get(path, {}).get("status") != \
+                        "compiled":
+                    continue
+                jobs[(k["name"], form)] = pool.submit(
+                    verify_form, k, form,
+                    os.path.join(args.work, "compiled", path), args)
+        for (name, form), job in jobs.items():
+            results.setdefault(name, {})[form] = job.result()
+    save(os.path.join(args.work, "verify.json"), results)
+    counts = {}
+    margins = []
+    for forms in results.values():
+        for r in forms.values():
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+            if r["status"] == "pass" and r["margin"] is not None:
+                margins.append(r["margin"])
+    print("verify: %s" % ", ".join("%d %s" % (n, s)
+                                   for s, n in sorted(counts.items())))
+    if margins:
+        print("verify: margins of the passing forms: median %.3g, max %.3g"
+              % (statistics.median(margins), max(margins)))
+    for name, forms in sorted(results.items()):
+        for form, r in sorted(forms.items()):
+            if r["status"] != "pass":
+                print("  %-8s %s.%s: %s" % (r["status"], name, form,
+                                            r.get("error", "")))
+    return 0
+
+
 # --- time -----------------------------------------------------------------------
 
 def time_torch(fn, inputs, warmup, runs, torch):
@@ -483,7 +569,7 @@ def cmd_report(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("compile", "check", "time", "report"):
+    for name in ("compile", "check", "verify", "time", "report"):
         p = sub.add_parser(name)
         p.add_argument("--corpus", required=True)
         p.add_argument("--work", required=True)
@@ -495,7 +581,7 @@ def main():
             p.add_argument("--format", default="isa", choices=["isa", "bin"],
                            help="PTX, or cubins (ptxas; no driver JIT at "
                                 "every load)")
-        if name in ("check", "time"):
+        if name in ("check", "verify", "time"):
             p.add_argument("--run", required=True)
         if name == "time":
             p.add_argument("--warmup", type=int, default=5)
@@ -506,8 +592,8 @@ def main():
             p.add_argument("--markdown")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    return {"compile": cmd_compile, "check": cmd_check, "time": cmd_time,
-            "report": cmd_report}[args.command](args)
+    return {"compile": cmd_compile, "check": cmd_check, "verify": cmd_verify,
+            "time": cmd_time, "report": cmd_report}[args.command](args)
 
 
 if __name__ == "__main__":
