@@ -11,6 +11,7 @@
 #include "ScriptBuilder.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -154,9 +155,11 @@ FailureOr<std::string> ScriptBuilder::build() {
             "    transform.yield\n  }\n")
         .str();
   };
-  if (steps >= 0)
+  if (steps >= 0) {
+    emitCleanup();
     return "module attributes {transform.with_named_sequence} {\n" +
            sequence(kRealizeSequence, script) + "}\n";
+  }
   // Targets tiled to warps without tensor cores are shared by the lanes of
   // each warp: reductions and elementwise ops (distributeOverLanes, between
   // sequences).
@@ -170,18 +173,90 @@ FailureOr<std::string> ScriptBuilder::build() {
              << "tiles '" << tag
              << "' to warps, but it is not a linalg op the lanes of a warp "
                 "can share";
-    warpOps.push_back(
-        {tag, state.fusedInto.empty() ? tag : state.fusedInto});
+    warpOps.push_back({tag, state.fusedInto.empty() ? tag : state.fusedInto});
   }
   emitMapping();
-  std::string realize = sequence(kRealizeSequence, script);
+  std::string map = sequence(kMapSequence, script);
   script.clear();
   emitLowering();
   std::string lower = sequence(kLowerSequence, script);
   script.clear();
   emitPipelining();
-  return "module attributes {transform.with_named_sequence} {\n" + realize +
-         lower + sequence(kPipelineSequence, script) + "}\n";
+  std::string pipeline = sequence(kPipelineSequence, script);
+  script.clear();
+  emitEntry();
+  return "module attributes {transform.with_named_sequence} {\n" + map + lower +
+         pipeline + sequence(kRealizeSequence, script) + "}\n";
+}
+
+void ScriptBuilder::expectOne(StringRef handle) {
+  std::string count = fresh("count"), one = fresh("one");
+  os << llvm::formatv("    {0} = transform.num_associations {1} : "
+                      "(!transform.any_op) -> !transform.param<i64>\n"
+                      "    {2} = transform.param.constant 1 : i64 -> "
+                      "!transform.param<i64>\n"
+                      "    transform.match.param.cmpi eq {0}, {2} : "
+                      "!transform.param<i64>\n",
+                      count, handle, one);
+}
+
+void ScriptBuilder::emitEntry() {
+  auto include = [&](StringRef name) {
+    os << llvm::formatv("    transform.include @{0} failures(propagate) "
+                        "(%root) : (!transform.any_op) -> ()\n",
+                        name);
+  };
+  include(kMapSequence);
+  // The steps with no upstream transform op: tensor cores, warp sharing,
+  // stage buffers (QiMeng's transform extension), each on the one launch
+  // or loop the mapping named.
+  for (MmaOp mma : mmas) {
+    os << "    // " << mma.describe() << ": mma.sync\n";
+    std::string launch =
+        matchByAttr("gpu.launch", kLaunchTargetAttr, mma.getTarget(),
+                    matchKernel(), "!transform.any_op");
+    expectOne(launch);
+    os << llvm::formatv("    transform.qimeng.convert_to_mma_sync {0} : "
+                        "!transform.any_op\n",
+                        launch);
+  }
+  for (auto &[tag, launchTag] : warpOps) {
+    os << "    // '" << tag << "' shared by the lanes of each warp\n";
+    std::string launch = matchByAttr("gpu.launch", kLaunchTargetAttr, launchTag,
+                                     matchKernel(), "!transform.any_op");
+    expectOne(launch);
+    os << llvm::formatv("    transform.qimeng.distribute_over_lanes {0} "
+                        "{{op_tag = {1}} : !transform.any_op\n",
+                        launch, quote(tag));
+  }
+  auto matchLoop = [&](const PipelineStep &step) {
+    std::string loop = matchByAttr("scf.for", kLoopNameAttr, step.loop,
+                                   matchKernel(), "!transform.any_op");
+    expectOne(loop);
+    return loop;
+  };
+  for (const PipelineStep &step : pipelines)
+    os << llvm::formatv("    transform.qimeng.hoist_stage_buffers {0} "
+                        "{{name = {1}} : !transform.any_op\n",
+                        matchLoop(step), quote(step.loop));
+  include(kLowerSequence);
+  for (const PipelineStep &step : pipelines)
+    os << llvm::formatv("    transform.qimeng.check_pipelinable {0} : "
+                        "!transform.any_op\n",
+                        matchLoop(step));
+  include(kPipelineSequence);
+  emitCleanup();
+}
+
+void ScriptBuilder::emitCleanup() {
+  // Strided slices left by transposed reads: shuffles, which the NVVM
+  // backend takes (the rewrite also folds and deduplicates constants).
+  os << llvm::formatv("    transform.apply_patterns to {0} {{\n"
+                      "      transform.apply_patterns.qimeng."
+                      "lower_strided_slices\n"
+                      "    } {{max_num_rewrites = 100000 : i64} : "
+                      "!transform.any_op\n",
+                      matchKernel());
 }
 
 std::string mlir::qimeng::getLoopName(StringRef tag, int64_t dim) {

@@ -10,20 +10,16 @@
 
 #include "QiMeng/MicroCoder/Realize.h"
 
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
-#include "QiMeng/MicroCoder/SharedBuffers.h"
-#include "QiMeng/MicroCoder/TensorCores.h"
-#include "QiMeng/MicroCoder/WarpReductions.h"
-#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
-#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -72,33 +68,28 @@ static gpu::LaunchOp findTargetLaunch(func::FuncOp kernel, StringRef tag) {
   return findByAttr<gpu::LaunchOp>(kernel, kLaunchTargetAttr, tag);
 }
 
-/// Upstream's pipeliner reads the memory space of every transfer_read in the
-/// loop as an integer; one on a GPU address space would crash it. The vector
-/// lowering leaves none on the fast path: check, and report otherwise.
-static LogicalResult checkPipelinable(PipelineStep &step, func::FuncOp kernel) {
-  scf::ForOp loop = findNamedLoop(kernel, step.loop);
-  if (!loop)
-    return step.op.emitOpError()
-           << "found no loop to pipeline: the serial loop of '"
-           << step.op.getTarget() << "' was not kept";
-  for (Operation &op : *loop.getBody()) {
-    auto read = dyn_cast<vector::TransferReadOp>(op);
-    if (!read)
-      continue;
-    auto type = dyn_cast<MemRefType>(read.getBase().getType());
-    if (type && type.getMemorySpace() &&
-        !isa<IntegerAttr>(type.getMemorySpace()))
-      return step.op.emitOpError()
-             << "cannot pipeline '" << step.op.getTarget()
-             << "': a read of its loop stays a masked vector transfer (do "
-                "its tiles divide the problem?)";
-  }
-  return success();
+/// The buffer name of the built-in scripts: diagnostics located there are
+/// the script's own, the others point at the user's kernel.
+static constexpr llvm::StringLiteral kScriptBufferName =
+    "qimeng-builtin-script";
+
+/// Whether `loc` points into a built-in script.
+static bool isInScript(Location loc) {
+  bool found = false;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner);
+        file && file.getFilename() == kScriptBufferName)
+      found = true;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
 }
 
 /// Applies the named sequence `entryName` of `script` with `kernel` as the
-/// payload root (the script cannot reach any other function); errors point
-/// at the plan.
+/// payload root (the script cannot reach any other function). Errors of the
+/// script's own ops become one error on the plan; those on the kernel's ops
+/// (a reduction the lanes of a warp cannot share, ...) reach the user where
+/// they are.
 static LogicalResult runSequence(PlanOp plan, func::FuncOp kernel,
                                  ModuleOp script, StringRef entryName) {
   Operation *entry =
@@ -106,19 +97,25 @@ static LogicalResult runSequence(PlanOp plan, func::FuncOp kernel,
   if (!entry)
     return plan.emitOpError()
            << "internal error: no transform entry point @" << entryName;
-  // Diagnostics of the script point into its text; collect them.
-  std::string detail;
+  std::vector<std::string> scriptErrors;
   LogicalResult result = success();
   {
-    ErrorCollector errors(kernel.getContext());
+    ScopedDiagnosticHandler handler(
+        kernel.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+          if (!isInScript(diag.getLocation()))
+            return failure(); // on to the enclosing handlers
+          if (diag.getSeverity() == DiagnosticSeverity::Error)
+            scriptErrors.push_back(diag.str());
+          return success();
+        });
     result = transform::applyTransformNamedSequence(
         kernel, entry, script,
         transform::TransformOptions().enableExpensiveChecks(false));
-    detail = errors.join("\n");
   }
   if (failed(result))
     return plan.emitOpError()
-           << "could not be realized by the built-in micro-coder: " << detail;
+           << "could not be realized by the built-in micro-coder: "
+           << llvm::join(scriptErrors, "\n");
   return success();
 }
 
@@ -133,59 +130,18 @@ LogicalResult mlir::qimeng::realizePlan(PlanOp plan, func::FuncOp kernel,
   if (failed(script))
     return failure();
 
+  ParserConfig config(kernel.getContext());
   OwningOpRef<ModuleOp> transformModule =
-      parseSourceString<ModuleOp>(script->text, kernel.getContext());
+      parseSourceString<ModuleOp>(script->text, config, kScriptBufferName);
   if (!transformModule)
     return plan.emitOpError()
            << "internal error: the generated transform script does not "
               "parse:\n"
            << script->text;
+  // One script: the actions, the mapping, QiMeng's own steps (tensor cores,
+  // warp sharing, stage buffers), the lowering and the pipelining.
   if (failed(runSequence(plan, kernel, *transformModule, kRealizeSequence)))
     return failure();
-  if (steps < 0) {
-    // Between the sequences: tensor-core targets become mma.sync, and the
-    // shared tiles of each pipelined loop
-    // become typed buffers that multi-buffering accepts.
-    for (MmaOp mma : script->mmas) {
-      gpu::LaunchOp launch = findTargetLaunch(kernel, mma.getTarget());
-      if (!launch || failed(convertToMmaSync(launch)))
-        return mma.emitOpError()
-               << "could not rewrite the contraction of '" << mma.getTarget()
-               << "' as tensor-core instructions";
-    }
-    for (auto &[tag, launchTag] : script->warpOps) {
-      gpu::LaunchOp launch = findTargetLaunch(kernel, launchTag);
-      if (!launch || failed(distributeOverLanes(launch, tag)))
-        return plan.emitOpError() << "could not share the work of '" << tag
-                                  << "' among the lanes of a warp";
-    }
-    for (PipelineStep &step : script->pipelines) {
-      scf::ForOp loop = findNamedLoop(kernel, step.loop);
-      if (!loop)
-        return step.op.emitOpError()
-               << "found no loop to pipeline: the serial loop of '"
-               << step.op.getTarget() << "' was not kept";
-      if (failed(hoistStageBuffers(loop, step.loop)))
-        return step.op.emitOpError()
-               << "could not prepare the shared-memory tiles of '"
-               << step.op.getTarget() << "' for multi-buffering";
-    }
-    if (failed(runSequence(plan, kernel, *transformModule, kLowerSequence)))
-      return failure();
-    for (PipelineStep &step : script->pipelines)
-      if (failed(checkPipelinable(step, kernel)))
-        return failure();
-    if (failed(runSequence(plan, kernel, *transformModule, kPipelineSequence)))
-      return failure();
-  }
-  // Strided slices left by transposed reads: turn them into shuffles, which
-  // the NVVM backend takes.
-  RewritePatternSet patterns(kernel.getContext());
-  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
-  GreedyRewriteConfig config;
-  config.setMaxNumRewrites(100000);
-  if (failed(applyPatternsGreedily(kernel, std::move(patterns), config)))
-    return plan.emitOpError() << "lowering vector slices did not converge";
   annotateAlignment(kernel);
   // Each unrolled loop must still be there (found by its name); then the
   // names are dropped.

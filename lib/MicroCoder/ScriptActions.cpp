@@ -8,7 +8,7 @@
 #include "ScriptBuilder.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
-#include "QiMeng/MicroCoder/SharedBuffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/bit.h"
 
@@ -338,7 +338,8 @@ getBufferTiles(linalg::LinalgOp op, OpOperand &operand,
 
 /// The number of blocks along each loop `tile` maps to blocks, in loop order
 /// (kDynamic for a dynamic loop).
-static SmallVector<int64_t> getGrid(linalg::LinalgOp op, ArrayRef<int64_t> tile) {
+static SmallVector<int64_t> getGrid(linalg::LinalgOp op,
+                                    ArrayRef<int64_t> tile) {
   SmallVector<int64_t> blocks;
   for (auto [range, size] : llvm::zip(op.getStaticLoopRanges(), tile))
     if (size > 0)

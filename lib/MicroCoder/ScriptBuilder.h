@@ -8,8 +8,8 @@
 #ifndef QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H
 #define QIMENG_LIB_MICROCODER_SCRIPTBUILDER_H
 
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
-#include "QiMeng/MicroCoder/WarpReductions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -58,9 +58,9 @@ inline std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
   bool linear = kind == "warp" || (kind == "block" && tiled > 3);
   SmallVector<std::string> ids;
   for (int64_t i = tiled - 1; i >= 0; --i)
-    ids.push_back(
-        linear ? llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, i).str()
-               : llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]).str());
+    ids.push_back(linear
+                      ? llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, i).str()
+                      : llvm::formatv("#gpu.{0}<{1}>", kind, dims[i]).str());
   return "[" + llvm::join(ids, ", ") + "]";
 }
 
@@ -142,6 +142,14 @@ private:
                         handle, quote(tag), k);
     return handle;
   }
+  /// Emits a check that `handle` holds exactly one payload op (the script
+  /// fails otherwise).
+  void expectOne(StringRef handle);
+  /// Emits the entry sequence: the mapping, QiMeng's own steps, the
+  /// lowering and the pipelining, then the strided-slice cleanup.
+  void emitEntry();
+  /// Emits the cleanup after the steps: strided slices lowered.
+  void emitCleanup();
   std::string fresh(StringRef prefix) {
     return ("%" + prefix + Twine(counter++)).str();
   }

@@ -8,8 +8,8 @@
 
 #include "ScriptBuilder.h"
 
-#include "QiMeng/MicroCoder/SharedBuffers.h"
-#include "QiMeng/MicroCoder/TensorCores.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 

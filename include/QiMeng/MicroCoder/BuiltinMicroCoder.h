@@ -22,17 +22,20 @@ struct PipelineStep {
   std::string loop;
 };
 
-/// Entry point of the script's first sequence: the actions and the mapping
-/// to gpu.launch.
+/// Entry point of a script: with every action applied, it runs the three
+/// sequences below with QiMeng's own steps between them
+/// (`transform.qimeng.convert_to_mma_sync` on the launch of each mma target,
+/// `distribute_over_lanes` on each other target tiled to warps,
+/// `hoist_stage_buffers` and `check_pipelinable` on each pipelined loop), so
+/// one script realizes the whole plan; with only the first `steps` actions,
+/// it is those actions alone.
 inline constexpr llvm::StringLiteral kRealizeSequence = "__qimeng_realize";
-/// Entry point of the second sequence (only when the whole plan is applied):
-/// multi-buffering and asynchronous copies for pipelined loops, and the
-/// lowering of vectors to 1-D. The caller runs convertToMmaSync on the
-/// launch of each mma target, distributeOverLanes on each other target tiled
-/// to warps and hoistStageBuffers on each pipelined loop before it.
+/// The actions and the mapping of the loops to gpu.launch.
+inline constexpr llvm::StringLiteral kMapSequence = "__qimeng_map";
+/// Multi-buffering and asynchronous copies for pipelined loops, and the
+/// lowering of vectors to 1-D.
 inline constexpr llvm::StringLiteral kLowerSequence = "__qimeng_lower";
-/// Entry point of the third sequence: software pipelining, and shared buffers
-/// as globals.
+/// Software pipelining, and shared buffers as globals.
 inline constexpr llvm::StringLiteral kPipelineSequence = "__qimeng_pipeline";
 
 /// A transform script that realizes a plan, and what to check after it ran.
@@ -43,12 +46,11 @@ struct BuiltinScript {
   SmallVector<UnrollOp> unrolls;
   /// The pipeline actions it applies, in plan order.
   SmallVector<PipelineStep> pipelines;
-  /// The mma actions: after the first sequence, the caller rewrites each
-  /// target's launch with convertToMmaSync.
+  /// The mma actions (their launches become mma.sync in the script).
   SmallVector<MmaOp> mmas;
   /// Targets tiled to warps without mma: reductions and elementwise ops the
-  /// caller distributes over the lanes (distributeOverLanes), as (target
-  /// tag, tag of the launch it runs in).
+  /// script shares among the lanes of each warp, as (target tag, tag of the
+  /// launch it runs in).
   SmallVector<std::pair<std::string, std::string>> warpOps;
 };
 

@@ -1,12 +1,19 @@
 //===- QiMengTransformOps.cpp - QiMeng transform ops ----------------------===//
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -22,10 +29,9 @@ static constexpr int64_t kMaxGridYZ = 65535;
 /// Creates a gpu.launch of `grid` blocks (x, y, z) and one thread each in
 /// place of `forall`, whose body moves into it with its induction variables
 /// replaced by what `getIndices` returns (given the launch's block ids).
-static gpu::LaunchOp
-replaceWithLaunch(RewriterBase &rewriter, scf::ForallOp forall,
-                  ArrayRef<Value> grid,
-                  function_ref<SmallVector<Value>(gpu::KernelDim3)> getIndices) {
+static gpu::LaunchOp replaceWithLaunch(
+    RewriterBase &rewriter, scf::ForallOp forall, ArrayRef<Value> grid,
+    function_ref<SmallVector<Value>(gpu::KernelDim3)> getIndices) {
   Location loc = forall.getLoc();
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
@@ -108,7 +114,8 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
   if (forall->getParentOfType<gpu::LaunchOp>())
-    return emitSilenceableError() << "the forall is inside a gpu.launch already";
+    return emitSilenceableError()
+           << "the forall is inside a gpu.launch already";
   if (!forall.isNormalized())
     return emitSilenceableError()
            << "expects a normalized forall (lower bounds 0, steps 1)";
@@ -152,8 +159,8 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
   std::optional<int64_t> x = getConstantIntValue(counts[0]);
   std::optional<int64_t> y = getConstantIntValue(counts[1]);
   std::optional<int64_t> z = getConstantIntValue(counts[2]);
-  bool shaped = x && y && z && *x <= kMaxGridX && *y <= kMaxGridYZ &&
-                *z <= kMaxGridYZ;
+  bool shaped =
+      x && y && z && *x <= kMaxGridX && *y <= kMaxGridYZ && *z <= kMaxGridYZ;
   if (x && y && z && *x * *y * *z > kMaxGridX)
     return emitSilenceableError()
            << "needs " << *x * *y * *z << " blocks; at most " << kMaxGridX
@@ -166,8 +173,8 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
   } else {
     grid = {multiply(rewriter, loc, counts), one, one};
   }
-  gpu::LaunchOp launch = replaceWithLaunch(
-      rewriter, forall, grid, [&](gpu::KernelDim3 ids) {
+  gpu::LaunchOp launch =
+      replaceWithLaunch(rewriter, forall, grid, [&](gpu::KernelDim3 ids) {
         SmallVector<Value, 3> idOf = {ids.x, ids.y, ids.z};
         if (!shaped) {
           // z slowest, x fastest: the order of the shaped grid's linear ids.
@@ -178,8 +185,8 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
               basis.push_back(counts[d]);
               dims.push_back(d);
             }
-          auto split = affine::AffineDelinearizeIndexOp::create(
-              rewriter, loc, ids.x, basis);
+          auto split = affine::AffineDelinearizeIndexOp::create(rewriter, loc,
+                                                                ids.x, basis);
           for (auto [d, index] : llvm::zip(dims, split.getResults()))
             idOf[d] = index;
         }
@@ -190,6 +197,103 @@ DiagnosedSilenceableFailure transform::MapForallToGridOp::applyToOne(
       });
   results.push_back(launch);
   return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// The in-place steps: tensor cores, warp sharing, stage buffers
+//===----------------------------------------------------------------------===//
+
+/// The target tag a launch was made for ("" if none).
+static StringRef getLaunchTarget(gpu::LaunchOp launch) {
+  auto tag = launch->getAttrOfType<StringAttr>(qimeng::kLaunchTargetAttr);
+  return tag ? tag.getValue() : "";
+}
+
+/// The effects of every in-place step: reads its handle, rewrites the
+/// payload.
+static void
+getInPlaceEffects(OpOperand &target,
+                  SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(target, effects);
+  transform::modifiesPayload(effects);
+}
+
+void transform::ConvertToMmaSyncOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::ConvertToMmaSyncOp::applyToOne(
+    transform::TransformRewriter &, gpu::LaunchOp target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  if (failed(qimeng::convertToMmaSync(target)))
+    return emitDefiniteFailure()
+           << "could not rewrite the contraction of '"
+           << getLaunchTarget(target) << "' as tensor-core instructions";
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::DistributeOverLanesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::DistributeOverLanesOp::applyToOne(
+    transform::TransformRewriter &, gpu::LaunchOp target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  if (failed(qimeng::distributeOverLanes(target, getOpTag())))
+    return emitDefiniteFailure() << "could not share the work of '"
+                                 << getOpTag() << "' among the lanes of a warp";
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::HoistStageBuffersOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::HoistStageBuffersOp::applyToOne(
+    transform::TransformRewriter &, scf::ForOp target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  if (failed(qimeng::hoistStageBuffers(target, getName())))
+    return emitDefiniteFailure()
+           << "could not prepare the shared-memory tiles of loop '" << getName()
+           << "' for multi-buffering";
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::CheckPipelinableOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::onlyReadsPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::CheckPipelinableOp::applyToOne(
+    transform::TransformRewriter &, scf::ForOp target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  // Upstream's pipeliner reads the memory space of every transfer_read in
+  // the loop as an integer: one on a GPU address space would crash it.
+  for (Operation &op : *target.getBody()) {
+    auto read = dyn_cast<vector::TransferReadOp>(op);
+    if (!read)
+      continue;
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    if (type && type.getMemorySpace() &&
+        !isa<IntegerAttr>(type.getMemorySpace())) {
+      DiagnosedDefiniteFailure failure =
+          emitDefiniteFailure()
+          << "cannot pipeline the loop: a read of its body stays a masked "
+             "vector transfer (do its tiles divide the problem?)";
+      failure.attachNote(read.getLoc()) << "this read";
+      return failure;
+    }
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::ApplyLowerStridedSlicesPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,6 +314,9 @@ public:
     declareGeneratedDialect<affine::AffineDialect>();
     declareGeneratedDialect<arith::ArithDialect>();
     declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<nvgpu::NVGPUDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.cpp.inc"

@@ -27,22 +27,20 @@ namespace mlir::qimeng {
 
 namespace {
 
-/// The three sequences of a built-in script and what the exported name of
-/// each is.
+/// The sequences of a built-in script and what the exported name of each
+/// is (`@<kernel>__<suffix>`).
 constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> kSequences[] = {
-    {kRealizeSequence, "realize"},
+    {kMapSequence, "map"},
     {kLowerSequence, "lower"},
-    {kPipelineSequence, "pipeline"}};
+    {kPipelineSequence, "pipeline"},
+    {kRealizeSequence, "realize"}};
 
 /// One kernel's part of the export.
 struct KernelExport {
   std::string name;
-  /// The plan's sequences, renamed `@<kernel>__realize` (and `__lower`,
-  /// `__pipeline` when `complete`).
+  /// The plan's sequences, renamed after the kernel: `@<kernel>__realize`
+  /// realizes the whole plan (it includes the others).
   std::string sequences;
-  /// Whether the sequences realize the whole plan (no QiMeng rewrite is
-  /// needed between them).
-  bool complete = true;
   /// The kernel's linalg ops in order: name, tag, static loop sizes.
   struct Root {
     std::string name, tag;
@@ -162,13 +160,10 @@ std::string emitInterpreterScript(ArrayRef<KernelExport> kernels) {
                         "    } : !transform.any_op\n",
                         k.name, quoted(k.name));
     os << emitTagging(k, "%func_" + k.name);
-    for (auto [sequence, suffix] : kSequences) {
-      if (!k.complete && sequence != kRealizeSequence)
-        break;
-      os << llvm::formatv("    transform.include @{0}__{1} failures(propagate) "
-                          "(%func_{0}) : (!transform.any_op) -> ()\n",
-                          k.name, suffix);
-    }
+    os << llvm::formatv("    transform.include @{0}__realize "
+                        "failures(propagate) (%func_{0}) : (!transform.any_op) "
+                        "-> ()\n",
+                        k.name);
     os << llvm::formatv("    transform.apply_patterns to %func_{0} {{\n"
                         "      transform.apply_patterns.canonicalization\n"
                         "    } : !transform.any_op\n"
@@ -226,7 +221,9 @@ std::string emitIREESpec(ArrayRef<KernelExport> kernels) {
                         "!transform.any_op {{transform.readonly}) {{\n",
                         k.name);
     os << emitTagging(k, "%func");
-    os << llvm::formatv("    transform.include @{0}__realize "
+    // IREE maps to its own workgroups and lowers itself: the actions and
+    // QiMeng's mapping only.
+    os << llvm::formatv("    transform.include @{0}__map "
                         "failures(propagate) (%func) : (!transform.any_op) -> "
                         "()\n    transform.yield\n  }\n",
                         k.name);
@@ -296,31 +293,24 @@ private:
     FailureOr<BuiltinScript> script = buildBuiltinScript(plan, kernel, -1);
     if (failed(script))
       return failure();
-    k.complete = script->mmas.empty() && script->warpOps.empty() &&
-                 script->pipelines.empty();
-    if (!k.complete)
-      plan.emitWarning()
-          << "the exported script realizes only the first sequence of @"
-          << k.name
-          << "'s plan: tensor cores, warp reductions and software pipelines "
-             "need QiMeng's own rewrites between the sequences";
-    // The sequences, renamed after the kernel.
+    // The sequences, renamed after the kernel (the entry's includes with
+    // them).
     OwningOpRef<ModuleOp> parsed =
         parseSourceString<ModuleOp>(script->text, module.getContext());
     if (!parsed)
       return plan.emitOpError() << "internal error: the built-in script does "
                                    "not parse";
+    SymbolTable symbols(*parsed);
+    for (auto [name, suffix] : kSequences)
+      if (Operation *sequence = symbols.lookup(name))
+        if (failed(symbols.rename(sequence, k.name + "__" + suffix.str())))
+          return plan.emitOpError()
+                 << "internal error: cannot rename sequence @" << name;
     llvm::raw_string_ostream os(k.sequences);
     for (auto sequence : parsed->getOps<transform::NamedSequenceOp>()) {
-      for (auto [name, suffix] : kSequences) {
-        if (sequence.getSymName() != name ||
-            (!k.complete && name != kRealizeSequence))
-          continue;
-        sequence.setSymName(k.name + "__" + suffix.str());
-        os << "  ";
-        sequence->print(os, OpPrintingFlags().enableDebugInfo(false));
-        os << "\n";
-      }
+      os << "  ";
+      sequence->print(os, OpPrintingFlags().enableDebugInfo(false));
+      os << "\n";
     }
     return k;
   }

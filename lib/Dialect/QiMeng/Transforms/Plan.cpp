@@ -8,7 +8,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
-#include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
-#include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"

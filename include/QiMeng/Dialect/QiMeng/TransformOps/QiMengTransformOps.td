@@ -64,4 +64,141 @@ def QiMeng_MapForallToGridOp
   }];
 }
 
+// The steps below have no upstream transform op: each rewrites its payload
+// in place (the handle stays valid) and fails definitely, with an error on
+// the payload op, when the rewrite does not apply.
+class QiMeng_InPlaceStepOp<string mnemonic, list<Trait> traits = []>
+    : Op<Transform_Dialect, mnemonic,
+         !listconcat([DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+                      TransformOpInterface, TransformEachOpTrait], traits)> {
+  let results = (outs);
+}
+
+def QiMeng_ConvertToMmaSyncOp
+    : QiMeng_InPlaceStepOp<"qimeng.convert_to_mma_sync"> {
+  let summary = "Rewrite the contraction of a gpu.launch as mma.sync";
+  let description = [{
+    Inside the target `gpu.launch` (whose contraction was tiled to warps,
+    promoted and vectorized with the tensor-core shape), turns the
+    `vector.contract` into `nvgpu.mma.sync` (m16n8k16 for f16, m16n8k8 for
+    tf32-free f32 is not taken: f16 operands only) and the reads of its
+    operands from shared memory into `nvgpu.ldmatrix` where the layout
+    allows, using upstream's vector-to-GPU conversion.
+
+    ```mlir
+    %launch = transform.structured.match ops{["gpu.launch"]}
+        attributes {qimeng.target = "mm"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.qimeng.convert_to_mma_sync %launch : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::gpu::LaunchOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def QiMeng_DistributeOverLanesOp
+    : QiMeng_InPlaceStepOp<"qimeng.distribute_over_lanes"> {
+  let summary = "Share a warp-tiled linalg op among the lanes of each warp";
+  let description = [{
+    Inside the target `gpu.launch`, the linalg op tagged `op_tag` (tiled to
+    warps: one row or one output element per warp) is computed by the 32
+    lanes of the warp together: each lane strides over the row (coalesced
+    reads); a reduction's partial results are combined with
+    `gpu.subgroup_reduce`.
+
+    ```mlir
+    transform.qimeng.distribute_over_lanes %launch {op_tag = "sum"}
+        : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$op_tag);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::gpu::LaunchOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def QiMeng_HoistStageBuffersOp
+    : QiMeng_InPlaceStepOp<"qimeng.hoist_stage_buffers"> {
+  let summary = "Give each shared tile of a pipelined loop a typed buffer";
+  let description = [{
+    The shared-memory tiles the target `scf.for` (a pipelined reduction
+    loop, named `name`) fills and reads each iteration become buffers
+    allocated before the loop, of static shape and tagged
+    `qimeng.stage_buffer`, which `transform.memref.multibuffer` accepts.
+
+    ```mlir
+    %loop = transform.structured.match ops{["scf.for"]}
+        attributes {qimeng.loop = "mm.2"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.qimeng.hoist_stage_buffers %loop {name = "mm.2"}
+        : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$name);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::scf::ForOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def QiMeng_CheckPipelinableOp
+    : QiMeng_InPlaceStepOp<"qimeng.check_pipelinable"> {
+  let summary = "Check that upstream's pipeliner can take a loop";
+  let description = [{
+    Fails (definitely, with an error on the loop) when a `vector.transfer_read`
+    in the body of the target `scf.for` reads a memref whose memory space is
+    not an integer (a `#gpu.address_space`): upstream's software pipeliner
+    reads it as an integer and would crash. Modifies nothing.
+
+    ```mlir
+    transform.qimeng.check_pipelinable %loop : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::scf::ForOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def QiMeng_ApplyLowerStridedSlicesPatternsOp
+    : Op<Transform_Dialect, "apply_patterns.qimeng.lower_strided_slices",
+         [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Lower vector strided slices to shuffles";
+  let description = [{
+    Collects upstream's patterns that turn `vector.insert_strided_slice` and
+    `vector.extract_strided_slice` (left by transposed reads) into
+    `vector.shuffle`, `vector.extract` and `vector.insert`, which the NVVM
+    backend takes.
+
+    ```mlir
+    transform.apply_patterns to %func {
+      transform.apply_patterns.qimeng.lower_strided_slices
+    } : !transform.any_op
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_QIMENGTRANSFORMOPS_TD

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QIMENG_MICROCODER_WARPREDUCTIONS_H
-#define QIMENG_MICROCODER_WARPREDUCTIONS_H
+#ifndef QIMENG_DIALECT_QIMENG_TRANSFORMOPS_WARPREDUCTIONS_H
+#define QIMENG_DIALECT_QIMENG_TRANSFORMOPS_WARPREDUCTIONS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -54,4 +54,4 @@ LogicalResult distributeOverLanes(gpu::LaunchOp launch, StringRef tag);
 
 } // namespace mlir::qimeng
 
-#endif // QIMENG_MICROCODER_WARPREDUCTIONS_H
+#endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_WARPREDUCTIONS_H

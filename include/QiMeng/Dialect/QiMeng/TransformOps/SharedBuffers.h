@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QIMENG_MICROCODER_SHAREDBUFFERS_H
-#define QIMENG_MICROCODER_SHAREDBUFFERS_H
+#ifndef QIMENG_DIALECT_QIMENG_TRANSFORMOPS_SHAREDBUFFERS_H
+#define QIMENG_DIALECT_QIMENG_TRANSFORMOPS_SHAREDBUFFERS_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -30,4 +30,4 @@ LogicalResult hoistStageBuffers(scf::ForOp loop, StringRef name);
 
 } // namespace mlir::qimeng
 
-#endif // QIMENG_MICROCODER_SHAREDBUFFERS_H
+#endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_SHAREDBUFFERS_H

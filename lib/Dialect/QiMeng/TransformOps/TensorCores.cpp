@@ -1,6 +1,6 @@
 //===- TensorCores.cpp - Contractions to tensor-core instructions ---------===//
 
-#include "QiMeng/MicroCoder/TensorCores.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QIMENG_MICROCODER_TENSORCORES_H
-#define QIMENG_MICROCODER_TENSORCORES_H
+#ifndef QIMENG_DIALECT_QIMENG_TRANSFORMOPS_TENSORCORES_H
+#define QIMENG_DIALECT_QIMENG_TRANSFORMOPS_TENSORCORES_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -23,4 +23,4 @@ LogicalResult convertToMmaSync(gpu::LaunchOp launch);
 
 } // namespace mlir::qimeng
 
-#endif // QIMENG_MICROCODER_TENSORCORES_H
+#endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_TENSORCORES_H

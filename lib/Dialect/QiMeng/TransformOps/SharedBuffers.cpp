@@ -1,6 +1,6 @@
 //===- SharedBuffers.cpp - Shared-memory buffers for multi-buffering ------===//
 
-#include "QiMeng/MicroCoder/SharedBuffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -1,6 +1,6 @@
 //===- WarpReductions.cpp - Reductions shared by the lanes of a warp ------===//
 
-#include "QiMeng/MicroCoder/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -48,8 +48,8 @@ mlir::qimeng::getWarpReductionKind(linalg::LinalgOp op) {
     return std::nullopt;
   Type type = combiner->getResult(0).getType();
   if (!type.isIntOrFloat() || (type.getIntOrFloatBitWidth() != 32 &&
-                                type.getIntOrFloatBitWidth() != 64 &&
-                                type.getIntOrFloatBitWidth() != 16))
+                               type.getIntOrFloatBitWidth() != 64 &&
+                               type.getIntOrFloatBitWidth() != 16))
     return std::nullopt;
   using Kind = gpu::AllReduceOperation;
   return llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
@@ -91,7 +91,7 @@ static SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
     // A constant (a kept unit dimension) is index 0.
     auto dim = dyn_cast<AffineDimExpr>(e);
     indices.push_back(dim && op.getIteratorTypesArray()[dim.getPosition()] ==
-                                     utils::IteratorType::reduction
+                                  utils::IteratorType::reduction
                           ? reductionIndex
                           : zero);
   }
@@ -114,7 +114,8 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
         .getShuffleResult();
   };
   Type asInt = b.getIntegerType(bits);
-  Value raw = type == asInt ? value : arith::BitcastOp::create(b, loc, asInt, value);
+  Value raw =
+      type == asInt ? value : arith::BitcastOp::create(b, loc, asInt, value);
   Value moved;
   if (bits == 64) {
     Value lo = arith::TruncIOp::create(b, loc, i32, raw);
@@ -129,8 +130,7 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
     moved = arith::OrIOp::create(b, loc, lo2, hi2);
   } else if (bits < 32) {
     moved = arith::TruncIOp::create(
-        b, loc, asInt,
-        shuffle(arith::ExtUIOp::create(b, loc, i32, raw)));
+        b, loc, asInt, shuffle(arith::ExtUIOp::create(b, loc, i32, raw)));
   } else {
     moved = shuffle(raw);
   }
@@ -291,9 +291,8 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
       SmallVector<Value> result;
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         auto dim = dyn_cast<AffineDimExpr>(e);
-        result.push_back(strided && dim && dim.getPosition() == *strided
-                             ? at
-                             : zero);
+        result.push_back(
+            strided && dim && dim.getPosition() == *strided ? at : zero);
       }
       return result;
     };
@@ -366,18 +365,17 @@ static std::optional<ArgReduction> matchArgReduction(linalg::LinalgOp op) {
   Operation *cmp = bestValue.getCondition().getDefiningOp();
   if (auto f = dyn_cast_or_null<arith::CmpFOp>(cmp)) {
     if (f.getLhs() != match.element || f.getRhs() != outs[0] ||
-        !llvm::is_contained({arith::CmpFPredicate::OGT,
-                             arith::CmpFPredicate::OLT},
-                            f.getPredicate()))
+        !llvm::is_contained(
+            {arith::CmpFPredicate::OGT, arith::CmpFPredicate::OLT},
+            f.getPredicate()))
       return std::nullopt;
     match.cmpf = f;
   } else if (auto i = dyn_cast_or_null<arith::CmpIOp>(cmp)) {
     if (i.getLhs() != match.element || i.getRhs() != outs[0] ||
-        !llvm::is_contained({arith::CmpIPredicate::sgt,
-                             arith::CmpIPredicate::slt,
-                             arith::CmpIPredicate::ugt,
-                             arith::CmpIPredicate::ult},
-                            i.getPredicate()))
+        !llvm::is_contained(
+            {arith::CmpIPredicate::sgt, arith::CmpIPredicate::slt,
+             arith::CmpIPredicate::ugt, arith::CmpIPredicate::ult},
+            i.getPredicate()))
       return std::nullopt;
     match.cmpi = i;
   } else {
@@ -473,14 +471,14 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
     } else {
       better = arith::CmpIOp::create(b, loc, match.cmpi.getPredicate(),
                                      otherBest, best);
-      equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                    otherBest, best);
+      equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, otherBest,
+                                    best);
     }
-    Value earlier = arith::CmpIOp::create(
-        b, loc,
-        at.getType().isIndex() ? arith::CmpIPredicate::ult
-                               : arith::CmpIPredicate::slt,
-        otherAt, at);
+    Value earlier = arith::CmpIOp::create(b, loc,
+                                          at.getType().isIndex()
+                                              ? arith::CmpIPredicate::ult
+                                              : arith::CmpIPredicate::slt,
+                                          otherAt, at);
     Value wins = arith::OrIOp::create(
         b, loc, better, arith::AndIOp::create(b, loc, equal, earlier));
     best = arith::SelectOp::create(b, loc, wins, otherBest, best);
