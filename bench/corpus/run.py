@@ -272,30 +272,34 @@ def check_form(kernel, form, path, args, numpy, torch):
     return {"status": "correct", "worst_rel": worst}
 
 
+def each_form(args):
+    """(kernel, form, compiled file, its compile.json entry) for every form
+    of every kernel of the corpus."""
+    manifest = load(os.path.join(args.corpus, "manifest.json"))
+    compiled = load(os.path.join(args.work, "compile.json"))
+    for k in manifest["kernels"]:
+        for form in FORMS + ("static",):
+            path = k["files"].get(form)
+            if path:
+                yield (k, form, os.path.join(args.work, "compiled", path),
+                       compiled.get(path, {"status": "missing"}))
+
+
 def cmd_check(args):
     import numpy
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    manifest = load(os.path.join(args.corpus, "manifest.json"))
-    compiled = load(os.path.join(args.work, "compile.json"))
     results = {}
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for k in manifest["kernels"]:
-            for form in FORMS + ("static",):
-                path = k["files"].get(form)
-                if not path:
-                    continue
-                c = compiled.get(path, {"status": "missing"})
-                if c["status"] != "compiled":
-                    results.setdefault(k["name"], {})[form] = {
-                        "status": c["status"], "error": c.get("error", "")}
-                    continue
-                jobs[(k["name"], form)] = pool.submit(
-                    check_form, k, form,
-                    os.path.join(args.work, "compiled", path), args, numpy,
-                    torch)
+        for k, form, path, c in each_form(args):
+            if c["status"] != "compiled":
+                results.setdefault(k["name"], {})[form] = {
+                    "status": c["status"], "error": c.get("error", "")}
+                continue
+            jobs[(k["name"], form)] = pool.submit(
+                check_form, k, form, path, args, numpy, torch)
         for (name, form), job in jobs.items():
             try:
                 results.setdefault(name, {})[form] = job.result()
@@ -360,20 +364,13 @@ def verify_form(kernel, form, path, args):
 
 
 def cmd_verify(args):
-    manifest = load(os.path.join(args.corpus, "manifest.json"))
-    compiled = load(os.path.join(args.work, "compile.json"))
     results = {}
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for k in manifest["kernels"]:
-            for form in FORMS + ("static",):
-                path = k["files"].get(form)
-                if not path or compiled.get(path, {}).get("status") != \
-                        "compiled":
-                    continue
-                jobs[(k["name"], form)] = pool.submit(
-                    verify_form, k, form,
-                    os.path.join(args.work, "compiled", path), args)
+        for k, form, path, c in each_form(args):
+            if c["status"] == "compiled":
+                jobs[(k["name"], form)] = pool.submit(verify_form, k, form,
+                                                      path, args)
         for (name, form), job in jobs.items():
             results.setdefault(name, {})[form] = job.result()
     save(os.path.join(args.work, "verify.json"), results)

@@ -26,6 +26,24 @@ static bool isIndexedByProjections(linalg::LinalgOp op) {
   return true;
 }
 
+/// The reduction loop of `op`, whose parallel loops must have one
+/// iteration per warp (an error on `op` otherwise).
+static FailureOr<unsigned> getWarpReductionLoop(linalg::LinalgOp op) {
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned reductionLoop = 0;
+  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (type == utils::IteratorType::reduction)
+      reductionLoop = i;
+    else if (extents[i] != 1)
+      return op->emitOpError()
+             << "cannot be reduced by the lanes of a warp: parallel loop " << i
+             << " has " << extents[i]
+             << " iterations per warp; the warp tile must be 1 along every "
+                "parallel loop";
+  }
+  return reductionLoop;
+}
+
 /// The single combiner of `op`'s reduction and the value it folds into the
 /// output, or null.
 static Operation *getCombiner(linalg::LinalgOp op, Value &reduced) {
@@ -155,18 +173,10 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
     return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
                                 "an operand is not indexed by a projected "
                                 "permutation of the loops";
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  unsigned reductionLoop = 0;
-  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (type == utils::IteratorType::reduction)
-      reductionLoop = i;
-    else if (extents[i] != 1)
-      return op->emitOpError()
-             << "cannot be reduced by the lanes of a warp: parallel loop " << i
-             << " has " << extents[i]
-             << " iterations per warp; the warp tile must be 1 along every "
-                "parallel loop";
-  }
+  FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
+  if (failed(reductionLoopOr))
+    return failure();
+  unsigned reductionLoop = *reductionLoopOr;
 
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -401,18 +411,10 @@ bool mlir::qimeng::isWarpArgReduction(linalg::LinalgOp op) {
 /// index: the first best element of the row, as the serial loop finds it.
 static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
                                                 ArgReduction match) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  unsigned reductionLoop = 0;
-  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (type == utils::IteratorType::reduction)
-      reductionLoop = i;
-    else if (extents[i] != 1)
-      return op->emitOpError()
-             << "cannot be reduced by the lanes of a warp: parallel loop " << i
-             << " has " << extents[i]
-             << " iterations per warp; the warp tile must be 1 along every "
-                "parallel loop";
-  }
+  FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
+  if (failed(reductionLoopOr))
+    return failure();
+  unsigned reductionLoop = *reductionLoopOr;
   for (OpOperand &operand : op->getOpOperands())
     if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
             /*allowZeroInResults=*/true))
