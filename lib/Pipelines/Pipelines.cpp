@@ -19,7 +19,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-
 using namespace mlir;
 
 namespace {
@@ -108,25 +107,34 @@ void announce(bool naive) {
 /// Kernels on tensors become kernels on memrefs (function boundaries too),
 /// so the micro-coder always works on buffers; then the plans are realized:
 /// by the LLM, each step verified (`llmMicroCoder`), or by MLIR's own
-/// transformations.
+/// transformations. `settings` (the compile's command line; null for the
+/// verifier's plain reference) gives the exports and the micro-coding
+/// options.
 void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
-                     const qimeng::CompileOptions *exports = nullptr) {
+                     const qimeng::CompileOptions *settings = nullptr) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
-  if (exports &&
-      (!exports->exportTransform.empty() || !exports->exportIREESpec.empty())) {
+  if (settings && (!settings->exportTransform.empty() ||
+                   !settings->exportIREESpec.empty())) {
     qimeng::QiMengExportTransformPassOptions files;
-    files.output = exports->exportTransform;
-    files.ireeOutput = exports->exportIREESpec;
+    files.output = settings->exportTransform;
+    files.ireeOutput = settings->exportIREESpec;
     pm.addPass(qimeng::createQiMengExportTransformPass(files));
   }
-  if (llmMicroCoder)
-    pm.addPass(qimeng::createQiMengMicroCodePass());
-  else
+  if (llmMicroCoder) {
+    qimeng::QiMengMicroCodePassOptions microCode;
+    if (settings) {
+      microCode.rounds = settings->codeRounds;
+      microCode.trials = settings->trials;
+      microCode.requireGpuVerification = settings->requireGpuVerification;
+      microCode.allowUnverified = settings->allowUnverified;
+    }
+    pm.addPass(qimeng::createQiMengMicroCodePass(microCode));
+  } else
     pm.addPass(qimeng::createQiMengApplyPlanPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -155,17 +163,29 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   planOptions.naive = options.naive;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
   // The verifier's naive reference is never tuned and never asks an LLM.
+  // The compile's settings (command line) become the passes' options: a
+  // pass decides from its options and the IR alone.
+  qimeng::CompileSession &session = qimeng::CompileSession::get();
+  const qimeng::CompileOptions &settings = session.getOptions();
   if (!options.naive) {
     qimeng::QiMengTunePassOptions tuneOptions;
     tuneOptions.target = options.target;
+    tuneOptions.tuningDB = settings.tuningDB;
+    tuneOptions.searchCandidates = settings.searchCandidates;
+    tuneOptions.searchBudgetSeconds = settings.searchBudgetSeconds;
+    tuneOptions.searchSeed = settings.searchSeed;
+    tuneOptions.searchLLMSamples = settings.searchLLMSamples;
+    tuneOptions.trials = settings.trials;
+    tuneOptions.planRounds = settings.planRounds;
     pm.addPass(qimeng::createQiMengTunePass(tuneOptions));
     qimeng::QiMengLLMPlanPassOptions llmPlanOptions;
     llmPlanOptions.target = options.target;
+    llmPlanOptions.rounds = settings.planRounds;
+    llmPlanOptions.tuningDB = settings.tuningDB;
     pm.addPass(qimeng::createQiMengLLMPlanPass(llmPlanOptions));
   }
-  qimeng::CompileSession &session = qimeng::CompileSession::get();
   addRealizePlans(pm, !options.naive && session.useLLMMicroCoder(),
-                  options.naive ? nullptr : &session.getOptions());
+                  options.naive ? nullptr : &settings);
 }
 
 /// Upstream's GPU-to-NVVM pipeline, with the LLVM functions of the kernels
@@ -216,8 +236,8 @@ FailureOr<std::string> getPTXFeatures(StringRef chip, StringRef given,
   for (StringRef feature : llvm::split(given, ',')) {
     unsigned version = 0;
     StringRef trimmed = feature.trim();
-    if (trimmed.consume_front("+ptx") &&
-        !trimmed.getAsInteger(10, version) && version < *minimum) {
+    if (trimmed.consume_front("+ptx") && !trimmed.getAsInteger(10, version) &&
+        version < *minimum) {
       error = llvm::formatv("--lower-to-nvvm: chip {0} needs PTX {1}.{2} or "
                             "later; features={3} asks for {4}.{5} (leave "
                             "features out to pick it)",

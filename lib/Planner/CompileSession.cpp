@@ -176,16 +176,6 @@ nlohmann::json &CompileSession::kernelReport(llvm::StringRef kernel) {
   return kernels[kernel.str()];
 }
 
-void CompileSession::noteBuiltinPlan(llvm::StringRef kernel) {
-  std::lock_guard<std::mutex> lock(mutex);
-  builtinPlans.insert(kernel.str());
-}
-
-bool CompileSession::hasBuiltinPlan(llvm::StringRef kernel) {
-  std::lock_guard<std::mutex> lock(mutex);
-  return builtinPlans.count(kernel.str()) != 0;
-}
-
 void CompileSession::progress(const llvm::Twine &line) {
   llvm::errs() << "qimeng: " << line << "\n";
 }

@@ -86,11 +86,6 @@ public:
   nlohmann::json &kernelReport(llvm::StringRef kernel);
   std::mutex &getMutex() { return mutex; }
 
-  /// The built-in planner made the plan of `kernel` in this compile (plans
-  /// given in the input are kept as they are, never replaced by the LLM's).
-  void noteBuiltinPlan(llvm::StringRef kernel);
-  bool hasBuiltinPlan(llvm::StringRef kernel);
-
   /// One line of progress on stderr ("qimeng: ...").
   void progress(const llvm::Twine &line);
 
@@ -104,7 +99,6 @@ private:
   std::unique_ptr<llm::Client> client;
   std::string llmError;
   nlohmann::json report;
-  std::set<std::string> builtinPlans;
   std::mutex mutex;
   bool finished = false;
 };

@@ -36,11 +36,10 @@ struct TunedExampleSource {
   std::unique_ptr<TuningDB> db;
   std::string gpu;
 
-  /// Opens the database of this compile, if it exists.
-  static TunedExampleSource open() {
+  /// Opens the database `option` names (TuningDB::getPath), if it exists.
+  static TunedExampleSource open(llvm::StringRef option) {
     TunedExampleSource source;
-    std::optional<std::string> path =
-        TuningDB::getPath(CompileSession::get().getOptions().tuningDB);
+    std::optional<std::string> path = TuningDB::getPath(option.str());
     if (!path || !llvm::sys::fs::exists(*path))
       return source;
     llvm::Expected<std::unique_ptr<TuningDB>> db =
@@ -75,18 +74,17 @@ public:
     if (!profile)
       return signalPassFailure();
     llm::Client *client = session.getClient();
-    unsigned maxRounds =
-        rounds ? unsigned(rounds) : session.getOptions().planRounds;
+    unsigned maxRounds = std::max(1u, unsigned(rounds));
     // Opened once, when the LLM plans a first kernel.
     std::optional<TunedExampleSource> tuned;
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       nlohmann::json entry = {{"planned_by", plan.getProvenance().str()}};
       // Tuned plans (from the database or a search) are kept.
-      if (client && kernel && session.hasBuiltinPlan(plan.getKernel()) &&
-          plan.getProvenance() == "builtin") {
+      if (client && kernel &&
+          plan->hasAttr(QiMengDialect::kReplaceableAttrName)) {
         if (!tuned)
-          tuned = TunedExampleSource::open();
+          tuned = TunedExampleSource::open(tuningDB);
         std::vector<TunedExample> examples =
             tuned->db
                 ? findTunedExamples(*tuned->db, kernel, tuned->gpu, target)

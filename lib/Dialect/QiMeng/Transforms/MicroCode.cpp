@@ -27,12 +27,10 @@ public:
     CompileSession &session = CompileSession::get();
     MicroCodeOptions options;
     options.client = session.getClient();
-    options.rounds =
-        rounds ? unsigned(rounds) : session.getOptions().codeRounds;
-    options.trials = session.getOptions().trials;
-    options.requireGpuVerification =
-        session.getOptions().requireGpuVerification;
-    options.allowUnverified = session.getOptions().allowUnverified;
+    options.rounds = std::max(1u, unsigned(rounds));
+    options.trials = trials;
+    options.requireGpuVerification = requireGpuVerification;
+    options.allowUnverified = allowUnverified;
     options.progress = [&](const Twine &line) { session.progress(line); };
     for (PlanOp plan : llvm::to_vector(module.getOps<PlanOp>())) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
@@ -61,9 +61,9 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
 }
 
 /// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
-/// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT: f32
-/// accumulation with f32, f16 or bf16 operands, or f64 throughout, batched or
-/// not.
+/// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT:
+/// f32 accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
+/// or not.
 MatmulPath getMatmulPath(linalg::LinalgOp op) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t batch = getNumBatchLoops(op);
@@ -263,12 +263,12 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return planTensorCoreMatmul(b, loc, tag, getNumBatchLoops(op),
                                 bounds.back());
   case MatmulPath::Simt:
-    return planMatmul(b, loc, tag,
-                      getSimtMatmulTiles(
-                          bounds, target,
-                          getElementTypeOrSelf(op.getDpsInitOperand(0)->get())
-                              .getIntOrFloatBitWidth()),
-                      bounds.back());
+    return planMatmul(
+        b, loc, tag,
+        getSimtMatmulTiles(bounds, target,
+                           getElementTypeOrSelf(op.getDpsInitOperand(0)->get())
+                               .getIntOrFloatBitWidth()),
+        bounds.back());
   case MatmulPath::None:
     break;
   }
@@ -342,8 +342,8 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
   warpTile[rowLoops - 1] = 1;
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile),
-                 TileLevel::warp, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile), TileLevel::warp,
+                 nullptr);
   return success();
 }
 
@@ -430,8 +430,7 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   TileOp::create(b, loc, tag, sizes(0, {0, 0, kMmaReductionTile}),
                  TileLevel::reduction, nullptr);
   PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
-  TileOp::create(b, loc, tag, sizes(0, {32, 32, 0}), TileLevel::warp,
-                 nullptr);
+  TileOp::create(b, loc, tag, sizes(0, {32, 32, 0}), TileLevel::warp, nullptr);
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
                 MmaType::f16, MmaType::f16, MmaType::f32);
@@ -459,11 +458,10 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
        bounds.back() < kMinWarpReductionExtent) ||
       (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
       // Unit dimensions a keepdim reduction keeps are indexed by 0.
-      llvm::any_of(op.getIndexingMapsArray(),
-                   [](AffineMap m) {
-                     return !m.isProjectedPermutation(
-                         /*allowZeroInResults=*/true);
-                   }))
+      llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
+        return !m.isProjectedPermutation(
+            /*allowZeroInResults=*/true);
+      }))
     return failure();
   // The lanes stride over the reduction loop: every operand it indexes must
   // be contiguous along it, or the warp's loads scatter.
@@ -640,8 +638,8 @@ bool isSupportedScalar(Type type) {
       type.isIndex())
     return true;
   auto integer = dyn_cast<IntegerType>(type);
-  return integer && llvm::is_contained({1u, 8u, 16u, 32u, 64u},
-                                       integer.getWidth());
+  return integer &&
+         llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
 }
 
 /// Reports a value of `op` (operand or result, element of a shaped type or
@@ -823,7 +821,7 @@ private:
       }
     }
     if (!naive)
-      CompileSession::get().noteBuiltinPlan(func.getSymName());
+      plan->setAttr(QiMengDialect::kReplaceableAttrName, builder.getUnitAttr());
     // Fusions come last: they merge loops the actions above made.
     for (linalg::LinalgOp op : roots)
       if (auto fusion = fusions.find(op); fusion != fusions.end())
@@ -833,8 +831,8 @@ private:
     // before it in program order (fused last to first).
     for (const RowGroup &group : rowGroups) {
       linalg::LinalgOp host = group.ops.back();
-      for (linalg::LinalgOp op : llvm::reverse(
-               ArrayRef<linalg::LinalgOp>(group.ops).drop_back()))
+      for (linalg::LinalgOp op :
+           llvm::reverse(ArrayRef<linalg::LinalgOp>(group.ops).drop_back()))
         FuseOp::create(builder, op.getLoc(), tagOf(host), FuseKind::producer,
                        tagOf(op));
     }

@@ -71,19 +71,16 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    CompileSession &session = CompileSession::get();
-    const CompileOptions &options = session.getOptions();
-    if (options.searchBudgetSeconds < 0) {
+    if (searchBudgetSeconds < 0) {
       module.emitError() << "--qimeng-search-budget must not be negative";
       return signalPassFailure();
     }
     SmallVector<PlanOp> plans;
     for (PlanOp plan : module.getOps<PlanOp>())
-      if (session.hasBuiltinPlan(plan.getKernel()) &&
-          plan.getProvenance() == "builtin")
+      if (plan->hasAttr(QiMengDialect::kReplaceableAttrName))
         plans.push_back(plan);
-    bool searching = options.searchCandidates > 0;
-    std::optional<std::string> dbPath = TuningDB::getPath(options.tuningDB);
+    bool searching = searchCandidates > 0;
+    std::optional<std::string> dbPath = TuningDB::getPath(tuningDB);
     if (plans.empty() || !dbPath)
       return;
     std::string path = *dbPath;
@@ -133,7 +130,6 @@ private:
                            const std::optional<SearchDevices> &devices,
                            const std::string &noGpu) {
     CompileSession &session = CompileSession::get();
-    const CompileOptions &options = session.getOptions();
     StringRef name = kernel.getSymName();
     nlohmann::json report = {{"fingerprint", key.fingerprint},
                              {"gpu", key.gpu.empty() ? "any" : key.gpu},
@@ -149,7 +145,7 @@ private:
     if (!stored) {
       // A broken cache must not break compiles that only read it.
       std::string message = llvm::toString(stored.takeError());
-      if (options.searchCandidates > 0) {
+      if (searchCandidates > 0) {
         kernel.emitError() << message;
         return failure();
       }
@@ -178,7 +174,7 @@ private:
                        ": the stored tuned plan no longer verifies (" + why +
                        "); ignoring it");
     }
-    if (options.searchCandidates == 0) {
+    if (searchCandidates == 0) {
       report["source"] = "none";
       record();
       return success();
@@ -193,13 +189,12 @@ private:
     SearchOptions searchOptions;
     // With an LLM: its sampled plans are candidates too, measured first.
     llm::Client *client = session.getClient();
-    if (client && options.searchLLMSamples > 0 &&
-        options.searchCandidates > 1) {
+    if (client && searchLLMSamples > 0 && searchCandidates > 1) {
       std::vector<TunedExample> examples =
           findTunedExamples(db, kernel, key.gpu, key.chip);
-      LLMPlanSamples samples = sampleLLMPlans(*client, kernel, plan, profile,
-                                              options.searchLLMSamples,
-                                              options.planRounds, examples);
+      LLMPlanSamples samples =
+          sampleLLMPlans(*client, kernel, plan, profile, searchLLMSamples,
+                         std::max(1u, unsigned(planRounds)), examples);
       report["llm_samples"] = samples.records;
       if (!examples.empty())
         report["tuned_examples"] = examples.size();
@@ -209,12 +204,12 @@ private:
              "llm sample " + std::to_string(sampled.sample), 1});
       session.progress(
           llvm::formatv("@{0}: search: {1} distinct plans from {2} LLM samples",
-                        name, samples.plans.size(), options.searchLLMSamples));
+                        name, samples.plans.size(), searchLLMSamples));
     }
-    searchOptions.maxCandidates = options.searchCandidates;
-    searchOptions.budgetSeconds = options.searchBudgetSeconds;
-    searchOptions.seed = options.searchSeed;
-    searchOptions.finalTrials = options.trials;
+    searchOptions.maxCandidates = searchCandidates;
+    searchOptions.budgetSeconds = searchBudgetSeconds;
+    searchOptions.seed = searchSeed;
+    searchOptions.finalTrials = trials;
     searchOptions.chip = target;
     searchOptions.devices = devices->ordinals;
     searchOptions.progress = [&](const Twine &line) {

@@ -4,7 +4,7 @@
 // division; exp(x - max) is recomputed in the sum and the division rather than
 // written out) take 8 rows per block and a row per warp, and run as one
 // kernel in the block loop of the last op.
-// CHECK-LABEL: qimeng.plan @softmax provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @softmax provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "fill0" [8] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [1] to warp
 // CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
@@ -26,7 +26,7 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
 
 // A dynamic number of rows read off one argument (the temporaries and the
 // result sized from it): one kernel, a row per block.
-// CHECK-LABEL: qimeng.plan @dynamic_rows provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @dynamic_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK:         qimeng.tile "reduction0" [1, 0] to block
 // CHECK:         qimeng.fuse
 func.func @dynamic_rows(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
@@ -41,7 +41,7 @@ func.func @dynamic_rows(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
 
 // The same with the output an argument: its rows and the input's cannot be
 // shown to be one value, so the ops keep kernels of their own.
-// CHECK-LABEL: qimeng.plan @dynamic_rows_outarg provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @dynamic_rows_outarg provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NOT:     qimeng.fuse
 // CHECK:       }
 func.func @dynamic_rows_outarg(%x: tensor<?x1000xf32>, %y: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
@@ -53,7 +53,7 @@ func.func @dynamic_rows_outarg(%x: tensor<?x1000xf32>, %y: tensor<?x1000xf32>) -
 
 // Few rows (16) but short ones: one kernel all the same (a warp gets through
 // its row of 1000 sooner than split kernels would start).
-// CHECK-LABEL: qimeng.plan @few_short_rows provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @few_short_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK:         qimeng.fuse
 func.func @few_short_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
   %e = tensor.empty() : tensor<16x1000xf32>
@@ -65,7 +65,7 @@ func.func @few_short_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
 
 // Few long rows (16 x 16384): no row group; they are better split across
 // warps (qimeng-split-reductions) and planned op by op.
-// CHECK-LABEL: qimeng.plan @few_long_rows provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @few_long_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NOT:     qimeng.fuse
 // CHECK:       }
 func.func @few_long_rows(%x: tensor<16x16384xf32>) -> tensor<16x16384xf32> {

@@ -5,7 +5,7 @@
 // thread, 128-bit vectors, the K loop pipelined in 2 stages.
 // CHECK-LABEL: func.func @matmul
 // CHECK:       linalg.matmul {qimeng.tag = "matmul0"}
-// CHECK-LABEL: qimeng.plan @matmul provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @matmul provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
@@ -22,7 +22,7 @@ func.func @matmul(%A: memref<512x256xf32>, %B: memref<256x1024xf32>, %C: memref<
 
 // Sizes that the tiles do not divide: the same tiles, partial at the border
 // (computed without vectors).
-// CHECK-LABEL: qimeng.plan @odd provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @odd provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
@@ -36,7 +36,7 @@ func.func @odd(%A: memref<100x77xf32>, %B: memref<77x40xf32>, %C: memref<100x40x
 // -----
 
 // Elementwise: 256 threads per block, one float4 per thread.
-// CHECK-LABEL: qimeng.plan @relu provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @relu provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
 // CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
@@ -57,7 +57,7 @@ func.func @relu(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<
 
 // Row reduction (innermost loop, one add combiner): one warp per row, 8 rows
 // per block; the fill gets its own (vectorized) plan.
-// CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "fill0" [1024] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [4] to thread
 // CHECK-NEXT:    qimeng.vectorize "fill0" width 4
@@ -83,16 +83,16 @@ func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
 // Reductions the lanes of a warp cannot share keep one output per thread and
 // the reduction loop serial in the thread: along an outer loop (columns), too
 // short (fewer than 128 iterations), or with two outputs (argmax).
-// CHECK-LABEL: qimeng.plan @colmax provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @colmax provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [0, 256] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [0, 1] to thread
 // CHECK-NEXT:  }
-// CHECK-LABEL: qimeng.plan @short provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @short provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
 // CHECK-NEXT:  }
 // Rows that 8 does not divide: fewer warps per block.
-// CHECK-LABEL: qimeng.plan @rows12 provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @rows12 provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [4, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
 // CHECK-NEXT:  }
@@ -131,7 +131,7 @@ func.func @rows12(%x: memref<12x4096xf32>, %y: memref<12xf32>) {
 
 // Convolution: the three innermost parallel loops (h, w, c) get threads; the
 // batch loop one block per image; the window runs serially in each thread.
-// CHECK-LABEL: qimeng.plan @conv provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @conv provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "conv0" [1, 1, 2, 128, 0, 0, 0] to block
 // CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 1, 1, 0, 0, 0] to thread
 // CHECK-NEXT:  }
@@ -146,7 +146,7 @@ func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memr
 // A dynamic batch dimension goes onto the grid, one row per block (the block's
 // threads along the static row keep their 128-bit vectors), as its static twin
 // would.
-// CHECK-LABEL: qimeng.plan @dyn provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @dyn provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
 // CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
@@ -166,7 +166,7 @@ func.func @dyn(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>) {
 
 // Everything dynamic: 256 threads a block along the innermost loop, blocks
 // that may be partial anywhere (no vectors).
-// CHECK-LABEL: qimeng.plan @all_dynamic provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @all_dynamic provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [256] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1] to thread
 // CHECK-NEXT:  }
@@ -183,7 +183,7 @@ func.func @all_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
 
 // A dynamic batch over short rows: the rest of the block's threads go along
 // the batch, and the blocks may be partial anywhere (no vectors).
-// CHECK-LABEL: qimeng.plan @dyn_short_rows provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @dyn_short_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [16, 16] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1] to thread
 // CHECK-NEXT:  }
@@ -230,7 +230,7 @@ func.func @collide(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
 
 // 128-bit vectors for f16 (8 lanes), and for operands broadcast across the
 // innermost loop (a row vector) or along it (a column scale).
-// CHECK-LABEL: qimeng.plan @f16_broadcast provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @f16_broadcast provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 2048] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 8] to thread
 // CHECK-NEXT:    qimeng.vectorize "elementwise0" width 8
@@ -254,7 +254,7 @@ func.func @f16_broadcast(%x: memref<64x4096xf16>, %r: memref<64xf16>, %c: memref
 // A transposed operand keeps the kernel scalar; each thread reads a run of
 // 8 f32 (one 32-byte sector) along the input's contiguous dimension, the
 // warp's 32 threads still write whole output rows.
-// CHECK-LABEL: qimeng.plan @transposed provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @transposed provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [8, 256] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [8, 1] to thread
 // CHECK-NEXT:  }
@@ -268,7 +268,7 @@ func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
 // f16 inputs with f32 accumulation, row-major and whole tiles: tensor cores
 // (64x64 blocks of four 32x32 warps, K step 32, mma.sync m16n8k16, 2-stage
 // pipeline).
-// CHECK-LABEL: qimeng.plan @matmul_f16 provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 32] to reduction
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
@@ -297,7 +297,7 @@ func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memr
 
 // bf16 inputs (no tensor-core path upstream) and f16 with a transposed operand
 // take the SIMT matmul path.
-// CHECK-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
@@ -305,7 +305,7 @@ func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memr
 // CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
 // CHECK-NEXT:    qimeng.pipeline "matmul0" stages 2
 // CHECK-NEXT:  }
-// CHECK-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // CHECK-NOT:     qimeng.mma
 // CHECK:         qimeng.tile "matmul0" [4, 4, 0] to thread
@@ -324,7 +324,7 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
 // On tensors, the fill of a SIMT matmul's accumulator and the elementwise op
 // on its result (single uses, 2-D f32, identity maps) get the matmul's block
 // tile and 4x4 outputs per thread, and are fused into its blocks.
-// CHECK-LABEL: qimeng.plan @linear_relu provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @linear_relu provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "fill0" [64, 64] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [4, 4] to thread
 // CHECK-NEXT:    qimeng.vectorize "fill0" width 4
@@ -338,10 +338,10 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
 // CHECK-NEXT:  }
 // A matmul whose result has two users keeps its consumers apart; so does one
 // off the fast path (sizes the tiles do not divide).
-// CHECK-LABEL: qimeng.plan @two_users provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @two_users provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NOT:     qimeng.fuse "matmul0" consumer
 // CHECK:       }
-// CHECK-LABEL: qimeng.plan @irregular provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @irregular provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NOT:     qimeng.fuse
 // CHECK:       }
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -381,7 +381,7 @@ func.func @irregular(%x: tensor<250x128xf32>, %w: tensor<128x500xf32>, %y: tenso
 
 // Batched matmul: the SIMT matmul plan with one batch per block; its fill is
 // fused as for a 2-D matmul.
-// CHECK-LABEL: qimeng.plan @batched provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @batched provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "fill0" [1, 64, 64] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [1, 4, 4] to thread
 // CHECK-NEXT:    qimeng.vectorize "fill0" width 4
@@ -406,7 +406,7 @@ func.func @batched(%A: tensor<8x128x256xf32>, %B: tensor<8x256x512xf32>, %C: ten
 // A partial matrix-vector product (after qimeng-split-reductions): not a
 // matmul (A is 3-D), one warp per output, as every operand is contiguous
 // along the reduction.
-// CHECK-LABEL: qimeng.plan @partial_matvec provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @partial_matvec provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "contraction0" [1, 8, 0] to block
 // CHECK-NEXT:    qimeng.tile "contraction0" [1, 1, 0] to warp
 // CHECK-NEXT:  }
@@ -428,7 +428,7 @@ func.func @partial_matvec(%A: tensor<256x32x4096xf32>, %x: tensor<32x4096xf32>, 
 
 // A matmul large enough that 128x64 blocks still give every SM one (16 x 32
 // blocks here): 8x4 outputs per thread.
-// CHECK-LABEL: qimeng.plan @large provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @large provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "matmul0" [128, 64, 0] to block
 // CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
 // CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
@@ -444,7 +444,7 @@ func.func @large(%A: memref<2048x512xf32>, %B: memref<512x2048xf32>, %C: memref<
 // -----
 
 // A keepdim row sum (the unit dimension indexed by 0): one warp per row.
-// CHECK-LABEL: qimeng.plan @keepdim provenance "builtin" {
+// CHECK-LABEL: qimeng.plan @keepdim provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
 // CHECK-NEXT:  }

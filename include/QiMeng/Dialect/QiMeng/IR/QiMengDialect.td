@@ -31,6 +31,11 @@ def QiMeng_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Name of the discardable attribute that tags payload operations.
     static constexpr ::llvm::StringLiteral kTagAttrName = "qimeng.tag";
+    /// Name of the unit attribute the built-in planner puts on the plans it
+    /// makes: a tuned plan, a search or the LLM planner may replace such a
+    /// plan; a plan given in the input (without it) is kept as it is.
+    static constexpr ::llvm::StringLiteral kReplaceableAttrName =
+        "qimeng.replaceable";
   }];
 }
 

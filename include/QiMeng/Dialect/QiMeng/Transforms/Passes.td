@@ -163,7 +163,23 @@ def QiMengTunePass : Pass<"qimeng-tune", "ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "Target GPU profile (sm_80, sm_90)">
+           "Target GPU profile (sm_80, sm_90)">,
+    Option<"tuningDB", "tuning-db", "std::string", /*default=*/"\"\"",
+           "The tuning database (\"\": the default path, off: none)">,
+    Option<"searchCandidates", "search", "unsigned", /*default=*/"0",
+           "Candidate plans to measure per kernel without a stored plan (0: "
+           "no search)">,
+    Option<"searchBudgetSeconds", "search-budget", "double", /*default=*/"0",
+           "Seconds of search per kernel (0: no limit)">,
+    Option<"searchSeed", "search-seed", "uint64_t", /*default=*/"0",
+           "Seed of the candidates' order">,
+    Option<"searchLLMSamples", "search-llm-samples", "unsigned",
+           /*default=*/"4",
+           "Plans sampled from the LLM planner as extra candidates">,
+    Option<"trials", "trials", "unsigned", /*default=*/"3",
+           "Verification trials of the search's final check">,
+    Option<"planRounds", "llm-rounds", "unsigned", /*default=*/"3",
+           "LLM rounds per sampled plan (--llm-plan-rounds)">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
@@ -190,8 +206,11 @@ def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU profile (sm_80, sm_90)">,
-    Option<"rounds", "rounds", "unsigned", /*default=*/"0",
-           "LLM rounds per plan (0: --llm-plan-rounds, default 3)">
+    Option<"rounds", "rounds", "unsigned", /*default=*/"3",
+           "LLM rounds per plan, the first included (--llm-plan-rounds)">,
+    Option<"tuningDB", "tuning-db", "std::string", /*default=*/"\"\"",
+           "The tuning database the planner's examples come from (\"\": the "
+           "default path, off: none)">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
@@ -282,8 +301,17 @@ def QiMengMicroCodePass : Pass<"qimeng-micro-code", "ModuleOp"> {
     memrefs. Consumes the plans.
   }];
   let options = [
-    Option<"rounds", "rounds", "unsigned", /*default=*/"0",
-           "LLM rounds per step (0: --llm-code-rounds, default 3)">
+    Option<"rounds", "rounds", "unsigned", /*default=*/"3",
+           "LLM rounds per step, the first try included (--llm-code-rounds)">,
+    Option<"trials", "trials", "unsigned", /*default=*/"3",
+           "Verification trials per step (--verify-trials)">,
+    Option<"requireGpuVerification", "require-gpu-verification", "bool",
+           /*default=*/"false",
+           "Fail when a step cannot run on a GPU instead of marking it "
+           "unverified">,
+    Option<"allowUnverified", "allow-unverified", "bool", /*default=*/"false",
+           "Keep LLM-written steps that could not run for want of a GPU "
+           "(marked unverified) instead of rolling them back">
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
