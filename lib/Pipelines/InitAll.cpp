@@ -5,6 +5,8 @@
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 #include "QiMeng/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -26,5 +28,7 @@ void mlir::qimeng::registerAllDialects(DialectRegistry &registry) {
 void mlir::qimeng::registerAllPasses() {
   mlir::registerAllPasses();
   registerQiMengPasses();
+  registerQiMengLinalgPasses();
+  registerQiMengGPUPasses();
   registerPipelines();
 }

@@ -3,6 +3,8 @@
 #include "QiMeng/Pipelines/Pipelines.h"
 
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Target/CudaToolkit.h"
 #include "QiMeng/Target/TargetProfile.h"

@@ -8,6 +8,8 @@
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
@@ -27,5 +29,7 @@ mlirGetDialectPluginInfo() {
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QiMeng", LLVM_VERSION_STRING,
-          []() { mlir::qimeng::registerQiMengPasses(); }};
+          []() { mlir::qimeng::registerQiMengPasses();
+            mlir::qimeng::registerQiMengLinalgPasses();
+            mlir::qimeng::registerQiMengGPUPasses(); }};
 }

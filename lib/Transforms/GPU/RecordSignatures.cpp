@@ -1,7 +1,7 @@
 //===- RecordSignatures.cpp - Memref signatures for runners ---------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGRECORDSIGNATURESPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

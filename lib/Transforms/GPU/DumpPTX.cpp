@@ -1,6 +1,6 @@
 //===- DumpPTX.cpp - Write the PTX of gpu.binary ops to files -------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "PTXObjects.h"
 
@@ -11,7 +11,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGDUMPPTXPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 class QiMengDumpPTXPass

@@ -1,14 +1,14 @@
 //===- RecordEqualDims.cpp - Argument sizes tied together, for runners ----===//
 
 #include "QiMeng/Dialect/QiMeng/IR/EqualDims.h"
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGRECORDEQUALDIMSPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/Linalg/Passes.h.inc"
 
 namespace {
 

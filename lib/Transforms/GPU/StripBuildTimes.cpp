@@ -1,13 +1,13 @@
 //===- StripBuildTimes.cpp - Reproducible gpu.binary objects --------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGSTRIPBUILDTIMESPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -1,6 +1,6 @@
 //===- WidenAccumulators.cpp - Reductions in f64 for references ----------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGWIDENACCUMULATORSPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/Linalg/Passes.h.inc"
 
 namespace {
 

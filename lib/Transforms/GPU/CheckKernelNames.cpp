@@ -1,6 +1,6 @@
 //===- CheckKernelNames.cpp - Kernel module symbols that PTX can name -----===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGCHECKKERNELNAMESPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -1,6 +1,6 @@
 //===- SyncManagedAllocs.cpp - Managed allocations off the stream ---------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGSYNCMANAGEDALLOCSPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -1,13 +1,13 @@
 //===- DeviceAllocs.cpp - Temporaries in GPU-accessible memory ------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGDEVICEALLOCSPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -1,6 +1,6 @@
 //===- ExportLaunches.cpp - Describe kernel launches as JSON --------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGEXPORTLAUNCHESPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

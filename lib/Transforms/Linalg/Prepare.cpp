@@ -1,6 +1,6 @@
 //===- Prepare.cpp - Bring kernels into the planner's form ----------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGPREPAREPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/Linalg/Passes.h.inc"
 
 namespace {
 

@@ -1,6 +1,6 @@
 //===- CheckBinaries.cpp - Reject PTX with unlinked libdevice calls -------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "PTXObjects.h"
 
@@ -8,7 +8,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGCHECKBINARIESPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::qimeng {
 #define GEN_PASS_DEF_QIMENGNOALIASKERNELARGSPASS
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h.inc"
+#include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
 

@@ -1,0 +1,183 @@
+//===- Passes.td - QiMeng GPU passes -----------------------------------*- tablegen -*-===//
+//
+// Passes after and around the GPU lowering: device allocations, managed-memory syncs, noalias kernel arguments, signatures, kernel-name and binary checks, PTX and launch dumps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_TRANSFORMS_GPU_PASSES_TD
+#define QIMENG_TRANSFORMS_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QiMengNoAliasKernelArgsPass
+    : Pass<"qimeng-noalias-kernel-args", "ModuleOp"> {
+  let summary = "Mark a kernel's distinct buffers noalias";
+  let description = [{
+    Runs after kernel outlining. For every kernel launched once, each memref
+    argument whose buffer (followed through views to its allocation or to a
+    function argument) is passed to no other argument of the launch gets
+    `llvm.noalias`. Function arguments count as distinct buffers, as
+    bufferization assumes. LLVM can then keep values that a kernel
+    accumulates in its output (convolutions, pooling, serial reductions) in
+    registers instead of storing them after every step.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
+  let summary = "Allocate the temporaries that GPU kernels use on the device";
+  let description = [{
+    Bufferization leaves a function's temporaries (e.g. the row maxima of a
+    softmax) as host `memref.alloc`s, which a kernel cannot read. In every
+    function that launches kernels, each `memref.alloc` used by a
+    `gpu.launch` becomes a `gpu.alloc`:
+
+    - used only by kernels (directly or through views): device memory,
+      freed by a `gpu.dealloc` where it was freed before or, when nothing
+      freed it, at the end of its block (the runtime takes it from a
+      stream-ordered pool, so a call costs no `cuMemAlloc`);
+    - used by kernels and returned to the caller (a result built from
+      `tensor.empty`, as frontends write them): device memory that is not
+      freed; the caller owns it and frees it (`mgpuMemFree`, or `cuMemFree`
+      once the call's stream is done);
+    - also used by the host code (a load or store outside the kernels):
+      `gpu.alloc host_shared` (CUDA managed memory, which both sides can
+      access), its `memref.dealloc` a `gpu.dealloc`;
+      `qimeng-sync-managed-allocs` keeps these synchronous after
+      `gpu-async-region`.
+
+    Dynamic sizes are kept; a layout, a memory space or symbol operands are
+    reported as unsupported.
+
+    Example:
+
+    ```mlir
+    %t = memref.alloc() : memref<1024xf32>
+    gpu.launch ... { ... memref.store %v, %t[%i] ... }
+    return
+    // becomes
+    %t = gpu.alloc () : memref<1024xf32>
+    gpu.launch ... { ... memref.store %v, %t[%i] ... }
+    gpu.dealloc %t : memref<1024xf32>
+    return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def QiMengSyncManagedAllocsPass
+    : Pass<"qimeng-sync-managed-allocs", "func::FuncOp"> {
+  let summary = "Take managed allocations out of the asynchronous stream";
+  let description = [{
+    Runs after `gpu-async-region`, which makes every `gpu.alloc` an async op
+    on the function's stream. The GPU-to-LLVM lowering allocates managed
+    memory (`host_shared`) only synchronously, and leaves an async one
+    unlowered (an `unrealized_conversion_cast` that no LLVM translation
+    takes). Each async `gpu.alloc host_shared` becomes: a host wait for its
+    dependencies, the synchronous allocation, and a fresh token for the ops
+    that waited on it.
+
+    ```mlir
+    %m, %t = gpu.alloc async [%dep] host_shared () : memref<64xf32>
+    // becomes
+    gpu.wait [%dep]
+    %m = gpu.alloc host_shared () : memref<64xf32>
+    %t = gpu.wait async
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def QiMengRecordSignaturesPass : Pass<"qimeng-record-signatures", "ModuleOp"> {
+  let summary = "Record each public function's memref signature for runners";
+  let description = [{
+    Lowering to LLVM expands every memref argument into pointers and
+    integers, and drops what a runner needs to call the function: the memref
+    types and which arguments the function writes. This pass (the first step
+    of `--lower-to-nvvm`) records both on every public function with a body,
+    as discardable attributes that survive the lowering to `llvm.func`:
+
+    ```mlir
+    func.func @relu(%x: memref<8xf32>, %y: memref<8xf32>)
+        attributes {qimeng.signature = (memref<8xf32>, memref<8xf32>) -> (),
+                    qimeng.written_args = array<i1: false, true>}
+    ```
+
+    An argument counts as written when an op inside the function has a
+    memory write effect on it or on a view of it. `qimeng-run` reads the
+    attributes to run modules that are already lowered.
+  }];
+}
+
+def QiMengCheckKernelNamesPass
+    : Pass<"qimeng-check-kernel-names", "ModuleOp"> {
+  let summary = "Reject kernel module symbols that cannot be PTX names";
+  let description = [{
+    Every symbol of a `gpu.module` (the outlined kernels, named after the
+    function they came from, and their workgroup globals) becomes a PTX
+    symbol, and PTX names are identifiers: a letter, or `_`, `$` or `%`
+    followed by more; then letters, digits, `_` and `$`. MLIR symbols may
+    hold any bytes (`@"my kernel"`), and LLVM's NVPTX backend cannot quote
+    a name: it aborts the process. This pass (a step of `--lower-to-nvvm`,
+    after kernel outlining) reports such a name as an error on the symbol
+    instead, asking for the function to be renamed.
+
+    ```mlir
+    func.func @"relu.v2"(...)  // error: kernel module symbol 'relu.v2_kernel'
+                               // cannot be a PTX name
+    ```
+  }];
+}
+
+def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
+  let summary = "Reject PTX that calls libdevice functions left unlinked";
+  let description = [{
+    Math on the GPU (`exp`, `tanh`, `log`, ...) lowers to calls of CUDA's
+    libdevice (`__nv_expf`, ...), which the serialization links only when it
+    finds a CUDA toolkit. Without one, upstream silently emits PTX with
+    `.extern .func __nv_*` declarations that no driver can load. This pass
+    (the last step of `--lower-to-nvvm`) turns that into an error on the
+    `gpu.binary`, naming the function and the fix (`CUDA_HOME`).
+  }];
+}
+
+def QiMengStripBuildTimesPass : Pass<"qimeng-strip-build-times", "ModuleOp"> {
+  let summary = "Drop compile-time measurements from gpu.binary objects";
+  let description = [{
+    Upstream's serialization records how long each step took in the
+    properties of every `gpu.object` (`LLVMIRToISATimeInMs`,
+    `ISAToBinaryTimeInMs`), so two compiles of the same input differ. This
+    pass (a step of `--lower-to-nvvm`) removes every property whose name ends
+    in `TimeInMs`, which makes the output byte for byte reproducible (the
+    offline replay of an LLM session depends on it).
+  }];
+}
+
+def QiMengDumpPTXPass : Pass<"qimeng-dump-ptx", "ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to files";
+  let description = [{
+    For each `gpu.binary` holding PTX (format `isa`), writes
+    `<dir>/<binary name>.ptx`. Files are written atomically.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Directory to write the .ptx files to">
+  ];
+}
+
+def QiMengExportLaunchesPass : Pass<"qimeng-export-launches", "ModuleOp"> {
+  let summary = "Describe every kernel launch of the host code as JSON";
+  let description = [{
+    After kernel outlining, writes one JSON record per `gpu.launch_func` in
+    host order: the host function, the kernel, grid and block sizes, and for
+    each kernel operand where it comes from (a host function argument, a
+    host allocation, or a constant) with its type. A runtime or a test harness
+    uses it to launch the kernels of a function from their PTX.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the JSON to ('-' for stdout)">
+  ];
+}
+
+#endif // QIMENG_TRANSFORMS_GPU_PASSES_TD

@@ -1,0 +1,32 @@
+//===- Passes.h - QiMeng Linalg passes ---------------------------*- C++ -*-===//
+//
+// Passes on linalg programs before planning: preparation (softmax decomposition, padding, elementwise fusion), the verifier reference's wide accumulators, equal-size records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_TRANSFORMS_LINALG_PASSES_H
+#define QIMENG_TRANSFORMS_LINALG_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::qimeng {
+
+#define GEN_PASS_DECL
+#include "QiMeng/Transforms/Linalg/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "QiMeng/Transforms/Linalg/Passes.h.inc"
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_TRANSFORMS_LINALG_PASSES_H

@@ -1,0 +1,88 @@
+//===- Passes.td - QiMeng Linalg passes --------------------------------*- tablegen -*-===//
+//
+// Passes on linalg programs before planning: preparation (softmax decomposition, padding, elementwise fusion), the verifier reference's wide accumulators, equal-size records.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_TRANSFORMS_LINALG_PASSES_TD
+#define QIMENG_TRANSFORMS_LINALG_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
+  let summary = "Bring kernels into the form the planner expects";
+  let description = [{
+    Runs before planning, on tensors: decomposes aggregate operations
+    (`linalg.softmax`) into linalg generics, rewrites constant `tensor.pad`
+    into a linalg generic that reads the source with clamped indices, and fuses
+    chains of elementwise producers into their consumers (one kernel instead of
+    one per op). Tensor arguments used as an op's output (`outs`) are marked
+    `bufferization.writable = true` (results are written there in place),
+    all other tensor arguments `false` (inputs are never overwritten).
+
+    With `pad-matmuls` (the default), a matmul with f32 accumulation whose
+    sizes the matmul plans' tiles do not divide (777 x 555 x 1000, a dynamic
+    number of rows) is computed on zero-padded operands and its corner
+    copied into the output, so it keeps the fast plans; a dynamic M is split
+    into 64-row tiles along a batch loop. The verifier's references leave
+    it out (`pad-matmuls=false`).
+  }];
+  let options = [
+    Option<"padMatmuls", "pad-matmuls", "bool", /*default=*/"true",
+           "Pad matmuls whose sizes the tiles do not divide">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def QiMengWidenAccumulatorsPass
+    : Pass<"qimeng-widen-accumulators", "ModuleOp"> {
+  let summary = "Accumulate reductions in f64 (the verifier's references)";
+  let description = [{
+    Rewrites every linalg op on tensors that has reduction loops and f32
+    results (and no f16 or bf16 ones: a program accumulating in those asks
+    for their rounding) to compute in f64: its initial values are extended, its body computes in f64, and the
+    result is truncated back to the original type. Only ops whose bodies hold
+    arith and math ops (and `linalg.index`) are rewritten; others are left
+    as they are.
+
+    The verifier's references run reductions serially; in f32 a serial sum
+    of millions of terms loses digits as the partial sum grows (the variance
+    of 4M uniform values comes out 0.3% low), far more than a parallel
+    reduction in the candidate does. Accumulating the reference in f64 makes
+    it the accurate side, so a tolerance can be tight.
+
+    ```mlir
+    %s = linalg.generic {... ["parallel", "reduction"]}
+        ins(%x : tensor<16x4194304xf32>) outs(%init : tensor<16xf32>) {...}
+    // becomes: extf(%init) -> f64 generic (body in f64) -> truncf
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def QiMengRecordEqualDimsPass : Pass<"qimeng-record-equal-dims", "ModuleOp"> {
+  let summary = "Record which argument sizes each public function ties together";
+  let description = [{
+    The first step of `--llm-plan`, while the kernels are still linalg ops:
+    on every public function with dynamic argument sizes that its ops
+    require to be equal (one linalg loop indexes both, a result is built
+    with `tensor.empty` of an argument's size, ...), records the pairs as
+    `qimeng.equal_dims` (four integers a pair: argument, dimension,
+    argument, dimension). The attribute survives the lowering, so a runner
+    given some arguments' shapes infers the others' (an output argument's
+    batch from its input's).
+
+    ```mlir
+    func.func @add(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> tensor<?x8xf32>
+    // gets
+    attributes {qimeng.equal_dims = array<i64: 0, 0, 1, 0>}
+    ```
+  }];
+}
+
+#endif // QIMENG_TRANSFORMS_LINALG_PASSES_TD
