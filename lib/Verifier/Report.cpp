@@ -1,6 +1,7 @@
 //===- Report.cpp - Verifier results as JSON ------------------------------===//
 
 #include "QiMeng/Verifier/Report.h"
+#include "QiMeng/Verifier/Protocol.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -28,14 +29,12 @@ llvm::json::Object mlir::qimeng::toJSON(const cuda::DeviceInfo &device) {
 }
 
 llvm::json::Object mlir::qimeng::toJSON(const Timing &timing) {
-  return llvm::json::Object{{"warmup", timing.warmup},
-                            {"runs", timing.runs},
-                            {"l2_flush_bytes", timing.flushBytes},
-                            {"min_ms", timing.minMs},
-                            {"median_ms", timing.medianMs},
-                            {"mean_ms", timing.meanMs},
-                            {"stddev_ms", timing.stddevMs},
-                            {"max_ms", timing.maxMs}};
+  using namespace protocol;
+  return llvm::json::Object{
+      {kWarmupKey, timing.warmup},         {kRunsKey, timing.runs},
+      {kFlushBytesKey, timing.flushBytes}, {kMinMsKey, timing.minMs},
+      {kMedianMsKey, timing.medianMs},     {kMeanMsKey, timing.meanMs},
+      {kStddevMsKey, timing.stddevMs},     {kMaxMsKey, timing.maxMs}};
 }
 
 /// A JSON number for an error that may be infinite (JSON has no inf).

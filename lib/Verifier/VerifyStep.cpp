@@ -1,6 +1,7 @@
 //===- VerifyStep.cpp - Verify a candidate from a pass --------------------===//
 
 #include "QiMeng/Verifier/VerifyStep.h"
+#include "QiMeng/Verifier/Protocol.h"
 
 #include "QiMeng/Support/TempDirectory.h"
 #include "QiMeng/Support/WaitChild.h"
@@ -41,17 +42,17 @@ mlir::qimeng::timingFromJSON(const llvm::json::Value *value) {
   if (!object)
     return std::nullopt;
   Timing timing;
-  std::optional<double> median = object->getNumber("median_ms");
+  std::optional<double> median = object->getNumber(protocol::kMedianMsKey);
   if (!median)
     return std::nullopt;
   timing.medianMs = *median;
-  timing.minMs = object->getNumber("min_ms").value_or(0);
-  timing.meanMs = object->getNumber("mean_ms").value_or(0);
-  timing.stddevMs = object->getNumber("stddev_ms").value_or(0);
-  timing.maxMs = object->getNumber("max_ms").value_or(0);
-  timing.runs = object->getInteger("runs").value_or(0);
-  timing.warmup = object->getInteger("warmup").value_or(0);
-  timing.flushBytes = object->getInteger("l2_flush_bytes").value_or(0);
+  timing.minMs = object->getNumber(protocol::kMinMsKey).value_or(0);
+  timing.meanMs = object->getNumber(protocol::kMeanMsKey).value_or(0);
+  timing.stddevMs = object->getNumber(protocol::kStddevMsKey).value_or(0);
+  timing.maxMs = object->getNumber(protocol::kMaxMsKey).value_or(0);
+  timing.runs = object->getInteger(protocol::kRunsKey).value_or(0);
+  timing.warmup = object->getInteger(protocol::kWarmupKey).value_or(0);
+  timing.flushBytes = object->getInteger(protocol::kFlushBytesKey).value_or(0);
   return timing;
 }
 
@@ -167,19 +168,21 @@ static int runTool(const std::string &tool, ArrayRef<std::string> args,
 /// A qimeng-run report's status as a step's verdict: the candidate's fault
 /// (a mismatch, its own error, a crash or time-out) or nothing known.
 static StepStatus getStepStatus(llvm::StringRef status) {
-  if (status == "pass")
+  using namespace protocol;
+  if (status == kPass)
     return StepStatus::Pass;
-  if (status == "fail" || status == "error" || status == "crash" ||
-      status == "timeout")
+  if (status == kFail || status == kError || status == kCrash ||
+      status == kTimeout)
     return StepStatus::Fail;
   return StepStatus::CouldNotRun;
 }
 
 /// The timings of `result`'s report ("verify": {"timing": ...}), if any.
 static void readTimings(StepResult &result) {
-  const llvm::json::Object *verify = result.report.getObject("verify");
+  const llvm::json::Object *verify =
+      result.report.getObject(protocol::kVerifyKey);
   const llvm::json::Object *timing =
-      verify ? verify->getObject("timing") : nullptr;
+      verify ? verify->getObject(protocol::kTimingKey) : nullptr;
   if (!timing)
     return;
   result.candidateTiming = timingFromJSON(timing->get("candidate"));
@@ -273,11 +276,13 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
                            .str());
   }
   result.report = std::move(*parsed->getAsObject());
-  llvm::StringRef status = result.report.getString("status").value_or("error");
-  result.reason = result.report.getString("message").value_or("").str();
+  llvm::StringRef status =
+      result.report.getString(protocol::kStatusKey).value_or(protocol::kError);
+  result.reason =
+      result.report.getString(protocol::kMessageKey).value_or("").str();
   readTimings(result);
   result.status = getStepStatus(status);
-  result.noGpu = status == "no-gpu";
+  result.noGpu = status == protocol::kNoGpu;
   if (result.status == StepStatus::Pass)
     result.reason.clear();
   return result;
@@ -354,33 +359,40 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
           break;
         }
         const llvm::json::Object *line = parsed->getAsObject();
-        std::optional<int64_t> index = line ? line->getInteger("index") : 0;
+        std::optional<int64_t> index =
+            line ? line->getInteger(protocol::kIndexKey) : 0;
         if (!line || !index || *index < 0 || next + size_t(*index) >= count)
           break;
         StepResult &result = results[next + *index];
-        llvm::StringRef status = line->getString("status").value_or("error");
+        llvm::StringRef status =
+            line->getString(protocol::kStatusKey).value_or(protocol::kError);
         result.status = getStepStatus(status);
-        result.noGpu = status == "no-gpu";
-        result.reason = line->getString("message").value_or("").str();
+        result.noGpu = status == protocol::kNoGpu;
+        result.reason =
+            line->getString(protocol::kMessageKey).value_or("").str();
         // The candidate's line is its report (status, message, verify).
         result.report = llvm::json::Object(*line);
         readTimings(result);
         done = size_t(*index) + 1;
-        stoppedAtLine = status == "error";
+        stoppedAtLine = status == protocol::kError;
       }
     }
     if (next + done >= count)
       break;
     // The run stopped before the end: why (the report, else its output).
-    std::string status = "crash", message;
+    std::string status = protocol::kCrash.str(), message;
     if (auto report = llvm::MemoryBuffer::getFile(reportPath)) {
       llvm::Expected<llvm::json::Value> parsed =
           llvm::json::parse((*report)->getBuffer());
       if (parsed && parsed->getAsObject()) {
-        status =
-            parsed->getAsObject()->getString("status").value_or("error").str();
-        message =
-            parsed->getAsObject()->getString("message").value_or("").str();
+        status = parsed->getAsObject()
+                     ->getString(protocol::kStatusKey)
+                     .value_or(protocol::kError)
+                     .str();
+        message = parsed->getAsObject()
+                      ->getString(protocol::kMessageKey)
+                      .value_or("")
+                      .str();
       } else if (!parsed) {
         llvm::consumeError(parsed.takeError());
       }
@@ -396,8 +408,9 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
     // Only a crash or a time-out is the next candidate's doing; anything
     // else (no GPU, a reference that fails, a tool that stopped early) says
     // nothing about the candidates left.
-    bool candidateFault = status == "crash" || status == "timeout" ||
-                          code == -2 || (status == "error" && code == 3);
+    bool candidateFault = status == protocol::kCrash ||
+                          status == protocol::kTimeout || code == -2 ||
+                          (status == protocol::kError && code == 3);
     if (!candidateFault)
       return couldNotRunFrom(next + done, message);
     // Candidate `next + done` stopped the run (its line may say why).

@@ -24,6 +24,7 @@
 #include "QiMeng/Support/WaitChild.h"
 #include "QiMeng/Verifier/Npy.h"
 #include "QiMeng/Verifier/PhaseTimes.h"
+#include "QiMeng/Verifier/Protocol.h"
 #include "QiMeng/Verifier/Report.h"
 #include "QiMeng/Verifier/Runner.h"
 #include "QiMeng/Verifier/Verifier.h"
@@ -89,8 +90,9 @@ llvm::cl::opt<uint64_t>
                         "recorded in the report)"),
          llvm::cl::init(0));
 llvm::cl::list<std::string>
-    shapes("shape", llvm::cl::cat(inputOptions), llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
-                                   "I=AxB (argument I, in order)"));
+    shapes("shape", llvm::cl::cat(inputOptions),
+           llvm::cl::desc("Sizes of an argument's dynamic dimensions: "
+                          "I=AxB (argument I, in order)"));
 llvm::cl::opt<std::string>
     outputDir("output-dir", llvm::cl::cat(inputOptions),
               llvm::cl::desc("Write argI.npy and resultI.npy here"));
@@ -104,7 +106,8 @@ llvm::cl::opt<std::string> referenceFile(
     llvm::cl::desc("With --verify: the original program to check against "
                    "(default: the input itself, with plain plans)"));
 llvm::cl::opt<ReferenceOn> referenceOn(
-    "reference-on", llvm::cl::cat(verificationOptions), llvm::cl::desc("With --verify: where the reference runs"),
+    "reference-on", llvm::cl::cat(verificationOptions),
+    llvm::cl::desc("With --verify: where the reference runs"),
     llvm::cl::values(
         clEnumValN(ReferenceOn::Auto, "auto",
                    "the CPU up to 2^28 loop iterations, else the GPU "
@@ -135,8 +138,9 @@ llvm::cl::opt<double>
     absTol("atol", llvm::cl::cat(verificationOptions),
            llvm::cl::desc("Absolute tolerance (default per type, scaled to "
                           "the outputs' size and the reduction length)"));
-llvm::cl::opt<double> relTol("rtol", llvm::cl::cat(verificationOptions), llvm::cl::desc("Relative tolerance "
-                                                    "(default per type)"));
+llvm::cl::opt<double> relTol("rtol", llvm::cl::cat(verificationOptions),
+                             llvm::cl::desc("Relative tolerance "
+                                            "(default per type)"));
 llvm::cl::opt<unsigned> timeout(
     "timeout", llvm::cl::cat(processOptions),
     llvm::cl::desc("Seconds the work may take (it runs in a child process: "
@@ -151,9 +155,10 @@ llvm::cl::opt<unsigned> candidateTimeout(
                    "limit but --timeout)"),
     llvm::cl::init(0));
 llvm::cl::list<std::string>
-    inputs("input", llvm::cl::cat(inputOptions), llvm::cl::desc("Contents of argument I from a .npy file: "
-                                   "I=path.npy (type must match; gives its "
-                                   "dynamic sizes)"));
+    inputs("input", llvm::cl::cat(inputOptions),
+           llvm::cl::desc("Contents of argument I from a .npy file: "
+                          "I=path.npy (type must match; gives its "
+                          "dynamic sizes)"));
 llvm::cl::opt<bool> poison(
     "poison", llvm::cl::cat(verificationOptions),
     llvm::cl::desc("Fill the outputs the function writes and the buffers it "
@@ -161,14 +166,15 @@ llvm::cl::opt<bool> poison(
                    "before the run, so what a kernel leaves unwritten shows "
                    "in the .npy files"));
 llvm::cl::opt<bool>
-    timeIt("time", llvm::cl::cat(timingOptions), llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
-                                  "before each run); with --verify, the "
-                                  "reference too, by the same protocol"));
+    timeIt("time", llvm::cl::cat(timingOptions),
+           llvm::cl::desc("Time with CUDA events (warm-up, L2 flushed "
+                          "before each run); with --verify, the "
+                          "reference too, by the same protocol"));
 llvm::cl::opt<unsigned> warmup("warmup", llvm::cl::cat(timingOptions),
                                llvm::cl::desc("Untimed runs before timing"),
                                llvm::cl::init(10));
-llvm::cl::opt<unsigned> runs("runs", llvm::cl::cat(timingOptions), llvm::cl::desc("Timed runs"),
-                             llvm::cl::init(100));
+llvm::cl::opt<unsigned> runs("runs", llvm::cl::cat(timingOptions),
+                             llvm::cl::desc("Timed runs"), llvm::cl::init(100));
 llvm::cl::opt<bool> noReferenceTiming(
     "no-reference-timing", llvm::cl::cat(timingOptions),
     llvm::cl::desc("With --verify --time: time the candidate only"));
@@ -190,8 +196,8 @@ int finish(int code, llvm::StringRef status, const llvm::Twine &message) {
   std::string text = message.str();
   if (!text.empty())
     llvm::errs() << "qimeng-run: " << text << "\n";
-  report["status"] = status;
-  report["message"] = text;
+  report[protocol::kStatusKey] = status;
+  report[protocol::kMessageKey] = text;
   if (llvm::json::Object phases = takePhaseSeconds(); !phases.empty())
     report["phase_s"] = std::move(phases);
   if (!reportFile.empty())
@@ -202,13 +208,16 @@ int finish(int code, llvm::StringRef status, const llvm::Twine &message) {
   return code;
 }
 
-int fail(const llvm::Twine &message) { return finish(1, "error", message); }
+int fail(const llvm::Twine &message) {
+  return finish(1, protocol::kError, message);
+}
 
 /// Fails with `err`'s message; its kind gives the status.
 int fail(llvm::Error err) {
-  llvm::StringRef status = err.isA<cuda::NoGpuError>() ? "no-gpu"
-                           : err.isA<ReferenceError>() ? "reference-error"
-                                                       : "error";
+  llvm::StringRef status = err.isA<cuda::NoGpuError>() ? protocol::kNoGpu
+                           : err.isA<ReferenceError>()
+                               ? protocol::kReferenceError
+                               : protocol::kError;
   return finish(1, status, llvm::toString(std::move(err)));
 }
 
@@ -232,13 +241,13 @@ int runIsolated(unsigned seconds, llvm::function_ref<int()> work) {
   if (end == ChildEnd::Lost)
     return fail("lost the isolated run: " + llvm::Twine(std::strerror(errno)));
   if (end == ChildEnd::TimedOut)
-    return finish(1, "timeout",
+    return finish(1, protocol::kTimeout,
                   llvm::formatv("the run took longer than {0} s and was "
                                 "killed (a hanging kernel?)",
                                 seconds));
   // A child that exited wrote its own report.
   if (WIFSIGNALED(status))
-    return finish(1, "crash",
+    return finish(1, protocol::kCrash,
                   llvm::formatv("the run crashed: signal {0} ({1})",
                                 WTERMSIG(status), strsignal(WTERMSIG(status))));
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -283,13 +292,14 @@ void armCandidateWatchdog(int64_t index, llvm::StringRef path,
   if (seconds == 0)
     return;
   llvm::json::Object line{
-      {"index", index},
+      {protocol::kIndexKey, index},
       {"path", path},
-      {"status", "error"},
-      {"message", llvm::formatv("timeout: the candidate took longer than {0} "
-                                "s and was stopped (a hanging kernel?)",
-                                seconds)
-                      .str()}};
+      {protocol::kStatusKey, protocol::kError},
+      {protocol::kMessageKey,
+       llvm::formatv("timeout: the candidate took longer than {0} "
+                     "s and was stopped (a hanging kernel?)",
+                     seconds)
+           .str()}};
   watchdogLine =
       llvm::formatv("{0}\n", llvm::json::Value(std::move(line))).str();
   watchdogPath = candidatesReport;
@@ -332,7 +342,8 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
   };
   unsigned verified = 0;
   for (auto [i, path] : llvm::enumerate(paths)) {
-    llvm::json::Object line{{"index", int64_t(i)}, {"path", path.trim()}};
+    llvm::json::Object line{{protocol::kIndexKey, int64_t(i)},
+                            {"path", path.trim()}};
     armCandidateWatchdog(int64_t(i), path.trim(), candidateTimeout);
     OwningOpRef<ModuleOp> candidate;
     std::string parseError;
@@ -357,24 +368,25 @@ int verifyCandidates(MLIRContext &context, ModuleOp original,
       if (error.isA<cuda::NoGpuError>() || error.isA<ReferenceError>())
         return fail(std::move(error));
       // The CUDA context may be unusable now: a fresh process goes on.
-      line["status"] = "error";
-      line["message"] = llvm::toString(std::move(error));
+      line[protocol::kStatusKey] = protocol::kError;
+      line[protocol::kMessageKey] = llvm::toString(std::move(error));
       emit(std::move(line));
-      return finish(3, "error",
+      return finish(3, protocol::kError,
                     llvm::formatv("candidate {0} ({1}) could not run; {2} "
                                   "verified before it",
                                   i, path, verified));
     }
     line["phase_s"] = takePhaseSeconds();
-    line["status"] = result->ok ? "pass" : "fail";
-    line["message"] = result->ok ? "" : describeMismatch(entry, *result);
-    line["verify"] = toJSON(*result);
+    line[protocol::kStatusKey] = result->ok ? protocol::kPass : protocol::kFail;
+    line[protocol::kMessageKey] =
+        result->ok ? "" : describeMismatch(entry, *result);
+    line[protocol::kVerifyKey] = toJSON(*result);
     if (!emit(std::move(line)))
       return fail("cannot write " + candidatesReport);
     ++verified;
   }
   return finish(
-      0, "ok",
+      0, protocol::kOk,
       llvm::formatv("{0} candidate(s) verified on {1}", verified, device));
 }
 
@@ -399,9 +411,10 @@ int main(int argc, char **argv) {
       "  qimeng-run kernel.gpu.mlir --output-dir=out     run, write .npy\n"
       "  qimeng-run kernel.gpu.mlir --verify --reference=kernel.mlir\n"
       "  qimeng-run kernel.gpu.mlir --time --runs=50     time (CUDA events)\n"
-      "  qimeng-run kernel.mlir --cpu --verify           host semantics check\n");
+      "  qimeng-run kernel.mlir --cpu --verify           host semantics "
+      "check\n");
 
-  report["format"] = "qimeng-run report 1";
+  report["format"] = protocol::kFormat;
   report["input"] = std::string(inputFile);
   report["mode"] = verify ? "verify" : "run";
 
@@ -416,7 +429,7 @@ int main(int argc, char **argv) {
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(inputFile, sources, &context);
     if (!module) // the parser reported the error with its location
-      return finish(1, "error", "cannot parse " + inputFile);
+      return finish(1, protocol::kError, "cannot parse " + inputFile);
 
     std::string entry = entryName;
     if (entry.empty()) {
@@ -530,7 +543,8 @@ int main(int argc, char **argv) {
         referenceModule = parseSourceFile<ModuleOp>(referenceFile,
                                                     referenceSources, &context);
         if (!referenceModule)
-          return finish(1, "reference-error", "cannot parse " + referenceFile);
+          return finish(1, protocol::kReferenceError,
+                        "cannot parse " + referenceFile);
       }
       llvm::Expected<std::unique_ptr<Verifier>> verifier = Verifier::create(
           *module, entry, referenceModule ? *referenceModule : ModuleOp(),
@@ -545,7 +559,7 @@ int main(int argc, char **argv) {
           (*verifier)->verify(getVerifyOptions());
       if (!verified)
         return fail(verified.takeError());
-      report["verify"] = toJSON(*verified);
+      report[protocol::kVerifyKey] = toJSON(*verified);
       llvm::errs() << "qimeng-run: seed " << verified->seed
                    << " (replay with --seed=" << verified->seed << ")\n";
       llvm::errs() << "qimeng-run: reference: "
@@ -593,8 +607,8 @@ int main(int argc, char **argv) {
         llvm::errs() << "qimeng-run: note: the candidate ran more than 10x "
                         "faster than the reference\n";
       if (!verified->ok)
-        return finish(1, "fail", describeMismatch(entry, *verified));
-      return finish(0, "pass",
+        return finish(1, protocol::kFail, describeMismatch(entry, *verified));
+      return finish(0, protocol::kPass,
                     llvm::formatv("@{0} matches the reference in {1} trial(s)",
                                   entry, verified->trials.size()));
     }
@@ -615,7 +629,7 @@ int main(int argc, char **argv) {
       llvm::Expected<Timing> measured = (*runner)->time(options, timing);
       if (!measured)
         return fail(measured.takeError());
-      report["timing"] = toJSON(*measured);
+      report[protocol::kTimingKey] = toJSON(*measured);
       timed = ", " + formatTiming(*measured);
     }
 
@@ -638,7 +652,7 @@ int main(int argc, char **argv) {
           return fail(std::move(err));
     }
     return finish(
-        0, "ok",
+        0, protocol::kOk,
         llvm::formatv(
             "@{0} on {1}: {2} argument(s), {3} result(s){4}{5}", entry, device,
             result->args.size(), result->results.size(),
