@@ -26,6 +26,25 @@ static bool isIndexedByProjections(linalg::LinalgOp op) {
   return true;
 }
 
+/// What every lane-strided loop over a reduction loop starts from: index
+/// zero, the warp size, the loop's extent and this lane's id.
+struct LaneLoop {
+  Value zero, warpSize, extent, lane;
+};
+
+/// Builds a LaneLoop for loop `reductionLoop` of `op`, at `b`.
+static LaneLoop buildLaneLoop(OpBuilder &b, Location loc,
+                              ArrayRef<Range> ranges, unsigned reductionLoop) {
+  LaneLoop loop;
+  loop.zero = arith::ConstantIndexOp::create(b, loc, 0);
+  loop.warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
+  loop.extent =
+      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
+  loop.lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
+                                    b.getIndexAttr(qimeng::kWarpSize));
+  return loop;
+}
+
 /// The reduction loop of `op`, whose parallel loops must have one
 /// iteration per warp (an error on `op` otherwise).
 static FailureOr<unsigned> getWarpReductionLoop(linalg::LinalgOp op) {
@@ -181,12 +200,9 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
-  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
-                                     b.getIndexAttr(kWarpSize));
+  LaneLoop laneLoop = buildLaneLoop(b, loc, ranges, reductionLoop);
+  Value zero = laneLoop.zero, warpSize = laneLoop.warpSize,
+        extent = laneLoop.extent, lane = laneLoop.lane;
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   if (!neutral)
     return op->emitOpError() << "has a combiner without a neutral element";
@@ -415,21 +431,16 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
   if (failed(reductionLoopOr))
     return failure();
   unsigned reductionLoop = *reductionLoopOr;
-  for (OpOperand &operand : op->getOpOperands())
-    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
-            /*allowZeroInResults=*/true))
-      return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
-                                  "an operand is not indexed by a projected "
-                                  "permutation of the loops";
+  if (!isIndexedByProjections(op))
+    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
+                                "an operand is not indexed by a projected "
+                                "permutation of the loops";
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
-  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
-                                     b.getIndexAttr(qimeng::kWarpSize));
+  LaneLoop laneLoop = buildLaneLoop(b, loc, ranges, reductionLoop);
+  Value zero = laneLoop.zero, warpSize = laneLoop.warpSize,
+        extent = laneLoop.extent, lane = laneLoop.lane;
   OpOperand *valueOut = op.getDpsInitOperand(0);
   OpOperand *indexOut = op.getDpsInitOperand(1);
   SmallVector<Value> outIndices = getIndices(op, *valueOut, zero, zero);
