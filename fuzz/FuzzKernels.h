@@ -15,9 +15,9 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Transforms/GPU/Passes.h"
 #include "QiMeng/Transforms/Linalg/Passes.h"
-#include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -11,6 +11,7 @@
 #define QIMENG_FUZZ_FUZZSUPPORT_H
 
 #include "QiMeng/InitAll.h"
+#include "QiMeng/Planner/CompileSession.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringRef.h"
@@ -71,6 +72,14 @@ inline void clearLLMEnvironment() {
   }
   for (const std::string &name : names)
     ::unsetenv(name.c_str());
+}
+
+/// What every harness that compiles needs first: no LLM and no tuning
+/// database whatever the environment holds, and the passes registered.
+inline void setUpCompiler() {
+  clearLLMEnvironment();
+  CompileSession::disableLLM();
+  registerAllPasses();
 }
 
 /// A directory of this process's own for the files a target writes its

@@ -22,7 +22,6 @@
 #include "QiMeng/LLM/Cache.h"
 #include "QiMeng/LLM/Client.h"
 #include "QiMeng/MicroCoder/LLMMicroCoder.h"
-#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/LLMPlanner.h"
 #include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Support/JSONText.h"
@@ -176,9 +175,7 @@ void readReplyText(const std::string &text) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  fuzz::clearLLMEnvironment();
-  CompileSession::disableLLM();
-  registerAllPasses();
+  fuzz::setUpCompiler();
   (void)getState();
   return 0;
 }

@@ -13,7 +13,6 @@
 #include "FuzzSupport.h"
 
 #include "QiMeng/InitAll.h"
-#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Support/ErrorCollector.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -30,10 +29,7 @@ using namespace mlir::qimeng;
 static std::string pipeline = "llm-plan";
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  fuzz::clearLLMEnvironment();
-  // No LLM and no tuning database, whatever is configured.
-  CompileSession::disableLLM();
-  registerAllPasses();
+  fuzz::setUpCompiler();
   (void)fuzz::getRegistry();
   if (const char *lower = std::getenv("QIMENG_FUZZ_LOWER");
       lower && llvm::StringRef(lower) == "1")

@@ -16,7 +16,6 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/InitAll.h"
-#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/PlanResources.h"
 #include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Target/TargetProfile.h"
@@ -81,9 +80,7 @@ void realizeOnCopy(PlanOp plan, func::FuncOp kernel) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  fuzz::clearLLMEnvironment();
-  CompileSession::disableLLM();
-  registerAllPasses();
+  fuzz::setUpCompiler();
   (void)getState();
   return 0;
 }

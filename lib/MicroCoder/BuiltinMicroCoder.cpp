@@ -269,7 +269,5 @@ mlir::qimeng::buildBuiltinScript(PlanOp plan, func::FuncOp kernel, int steps) {
   FailureOr<std::string> text = builder.build();
   if (failed(text))
     return failure();
-  return BuiltinScript{std::move(*text), builder.takeUnrolls(),
-                       builder.takePipelines(), builder.takeMmas(),
-                       builder.takeWarpOps()};
+  return BuiltinScript{std::move(*text), builder.takeUnrolls()};
 }

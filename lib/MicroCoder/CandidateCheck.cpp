@@ -1,7 +1,6 @@
 //===- CandidateCheck.cpp - Is an LLM's MLIR safe to take? ----------------===//
 
 #include "QiMeng/MicroCoder/CandidateCheck.h"
-#include "QiMeng/Support/ErrorCollector.h"
 #include "QiMeng/Support/GuardedParse.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

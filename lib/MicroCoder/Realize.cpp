@@ -63,11 +63,6 @@ static scf::ForOp findNamedLoop(func::FuncOp kernel, StringRef name) {
   return findByAttr<scf::ForOp>(kernel, kLoopNameAttr, name);
 }
 
-/// The gpu.launch the script made for target `tag`, or null.
-static gpu::LaunchOp findTargetLaunch(func::FuncOp kernel, StringRef tag) {
-  return findByAttr<gpu::LaunchOp>(kernel, kLaunchTargetAttr, tag);
-}
-
 /// The buffer name of the built-in scripts: diagnostics located there are
 /// the script's own, the others point at the user's kernel.
 static constexpr llvm::StringLiteral kScriptBufferName =

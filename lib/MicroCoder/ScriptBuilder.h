@@ -99,15 +99,6 @@ public:
   FailureOr<std::string> build();
   /// The unroll actions the script applies.
   SmallVector<UnrollOp> takeUnrolls() { return std::move(unrolls); }
-  /// The pipeline actions the script applies.
-  SmallVector<PipelineStep> takePipelines() { return std::move(pipelines); }
-  /// The mma actions the script prepares (unrolled to the instruction shape).
-  SmallVector<MmaOp> takeMmas() { return std::move(mmas); }
-  /// The targets whose lanes share the work of each warp (target tag, tag
-  /// of its launch).
-  SmallVector<std::pair<std::string, std::string>> takeWarpOps() {
-    return std::move(warpOps);
-  }
 
 private:
   /// Emits a fresh handle to the kernel function (the payload root; a

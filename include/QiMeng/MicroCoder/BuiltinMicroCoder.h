@@ -44,14 +44,6 @@ struct BuiltinScript {
   std::string text;
   /// The unroll actions it applies: each names a loop that must still exist.
   SmallVector<UnrollOp> unrolls;
-  /// The pipeline actions it applies, in plan order.
-  SmallVector<PipelineStep> pipelines;
-  /// The mma actions (their launches become mma.sync in the script).
-  SmallVector<MmaOp> mmas;
-  /// Targets tiled to warps without mma: reductions and elementwise ops the
-  /// script shares among the lanes of each warp, as (target tag, tag of the
-  /// launch it runs in).
-  SmallVector<std::pair<std::string, std::string>> warpOps;
 };
 
 /// Attribute naming the serial loops that reduction tiles make.

@@ -20,7 +20,6 @@
 
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 
 namespace mlir::qimeng {
