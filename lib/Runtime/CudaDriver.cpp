@@ -89,6 +89,9 @@ llvm::Expected<Driver &> Driver::get(int ordinal) {
     resolve(library, "cuMemsetD16Async", f.cuMemsetD16Async, missing);
     resolve(library, "cuMemsetD32Async", f.cuMemsetD32Async, missing);
     resolve(library, "cuGetErrorName", f.cuGetErrorName, missing);
+    resolve(library, "cuFuncSetAttribute", f.cuFuncSetAttribute, missing);
+    // Optional: only kernels that read through TMA need it.
+    optional("cuTensorMapEncodeTiled", f.cuTensorMapEncodeTiled);
     if (!missing.empty()) {
       failure = llvm::formatv("{0} has no symbol {1}", path, missing);
       return;

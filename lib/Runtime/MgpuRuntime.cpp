@@ -5,16 +5,20 @@
 //   declare ptr @mgpuModuleLoadJIT(ptr, i32)
 //   declare ptr @mgpuMemAlloc(i64, ptr, i8)
 //   declare void @mgpuLaunchKernel(ptr, i64 x6, i32, ptr, ptr, ptr, i64)
+//   declare ptr @mgpuTensorMapEncodeTiledMemref(i64, ptr, i64 x5, ptr)
 //
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Runtime/MgpuRuntime.h"
 #include "QiMeng/Runtime/CudaDriver.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <unordered_set>
 
@@ -32,6 +36,13 @@ void record(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
   if (!firstError)
     firstError = std::move(message);
+}
+
+/// Whether an error was recorded and not yet taken: the call's later
+/// launches are skipped (their inputs, e.g. a tensor map, may be missing).
+bool hasError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return firstError.has_value();
 }
 
 /// The driver with its context current, or null (the error recorded).
@@ -94,7 +105,80 @@ bool forgetHostAllocation(void *ptr) {
   return hostAllocations.erase(ptr) != 0;
 }
 
+/// Lets `function` take `bytes` of dynamic shared memory (above 48 KB a
+/// kernel must ask for it), once per function and size.
+bool allowDynamicShared(const Driver &d, CUfunction function, int32_t bytes) {
+  static std::mutex mutex;
+  static std::map<CUfunction, int32_t> allowed;
+  std::lock_guard<std::mutex> lock(mutex);
+  int32_t &current = allowed[function];
+  if (current >= bytes)
+    return true;
+  if (!ok(d,
+          d.api().cuFuncSetAttribute(function, kFuncAttrMaxDynamicSharedBytes,
+                                     bytes),
+          "cuFuncSetAttribute (dynamic shared memory above 48 KB)"))
+    return false;
+  current = bytes;
+  return true;
+}
+
+/// Tensor maps in device memory, by their bytes: the host code encodes one
+/// per call, and a call repeated on the same buffers finds its maps here
+/// instead of copying them again. Freed (after the device is idle) when
+/// there are too many.
+constexpr size_t kMaxCachedTensorMaps = 1024;
+std::mutex tensorMapMutex;
+std::map<std::array<uint64_t, 16>, CUdeviceptr> tensorMaps;
+
+/// Device memory holding `map`, or 0 (the error recorded).
+CUdeviceptr getDeviceTensorMap(const Driver &d, const CUtensorMap &map) {
+  std::array<uint64_t, 16> key;
+  std::memcpy(key.data(), map.opaque, sizeof(map.opaque));
+  std::lock_guard<std::mutex> lock(tensorMapMutex);
+  if (auto it = tensorMaps.find(key); it != tensorMaps.end())
+    return it->second;
+  const DriverApi &api = d.api();
+  if (tensorMaps.size() >= kMaxCachedTensorMaps) {
+    if (!ok(d, api.cuCtxSynchronize(), "cuCtxSynchronize (a kernel failed)"))
+      return 0;
+    for (auto &entry : tensorMaps)
+      (void)api.cuMemFree(entry.second);
+    tensorMaps.clear();
+  }
+  CUdeviceptr device = 0;
+  if (!ok(d, api.cuMemAlloc(&device, sizeof(CUtensorMap)), "cuMemAlloc"))
+    return 0;
+  // From pageable host memory: the copy is done when the call returns.
+  if (!ok(d,
+          api.cuMemcpyAsync(device, reinterpret_cast<CUdeviceptr>(&map),
+                            sizeof(CUtensorMap), nullptr),
+          "cuMemcpyAsync (tensor map)") ||
+      !ok(d, api.cuStreamSynchronize(nullptr), "cuStreamSynchronize")) {
+    (void)api.cuMemFree(device);
+    return 0;
+  }
+  tensorMaps[key] = device;
+  return device;
+}
+
+/// A ranked memref descriptor as the host code lays it out, in 64-bit
+/// fields: base and aligned pointers, offset, `rank` sizes, `rank` strides.
+struct RankedDescriptor {
+  explicit RankedDescriptor(void *raw) : fields(static_cast<int64_t *>(raw)) {}
+  char *aligned() const { return reinterpret_cast<char *>(fields[1]); }
+  int64_t offset() const { return fields[2]; }
+  const int64_t *sizes() const { return fields + 3; }
+  const int64_t *strides(int64_t rank) const { return fields + 3 + rank; }
+  int64_t *fields;
+};
+
+/// Bytes per element of each CUtensorMapDataType (UINT8 ... TFLOAT32_FTZ).
+constexpr int64_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                              4, 8, 2, 4, 4, 4};
+
 } // namespace
+
 
 extern "C" void mgpuMemFree(void *ptr, void *stream);
 
@@ -197,7 +281,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
     return;
   const Driver *d = driver();
-  if (!d || !function)
+  if (!d || !function || hasError())
+    return;
+  if (smem > kDefaultDynamicSharedBytes &&
+      !allowDynamicShared(*d, static_cast<CUfunction>(function), smem))
     return;
   ok(*d,
      d->api().cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY,
@@ -355,6 +442,71 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
        "cuMemsetD16Async");
 }
 
+/// What `nvgpu.tma.create.descriptor` lowers to: encodes a tiled tensor map
+/// of the memref `descriptor` (rank `rank`; `box` outermost first, as the op
+/// takes it) and returns a pointer to it in device memory, which the kernel
+/// takes as an argument. Sizes, strides and the offset are the memref's;
+/// TMA needs a 16-byte aligned start and row strides that are multiples of
+/// 16 bytes, which is checked here with a clear error.
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *box) {
+  const Driver *d = driver();
+  if (!d || hasError())
+    return nullptr;
+  if (!d->api().cuTensorMapEncodeTiled) {
+    record("the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
+           "is needed for TMA)");
+    return nullptr;
+  }
+  if (rank < 1 || rank > 5 || dataType < 0 ||
+      dataType >= int64_t(std::size(kTensorMapElementBytes))) {
+    record("mgpuTensorMapEncodeTiledMemref: unsupported rank or data type");
+    return nullptr;
+  }
+  RankedDescriptor memref(descriptor);
+  const int64_t *sizes = memref.sizes();
+  const int64_t *strides = memref.strides(rank);
+  int64_t elementBytes = kTensorMapElementBytes[dataType];
+  char *start = memref.aligned() + memref.offset() * elementBytes;
+  // CUtensorMap's arrays run innermost first.
+  uint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[4] = {0, 0, 0, 0};
+  uint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  bool aligned = reinterpret_cast<uintptr_t>(start) % 16 == 0 &&
+                 strides[rank - 1] == 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    globalDim[i] = static_cast<uint64_t>(sizes[rank - 1 - i]);
+    boxDim[i] = static_cast<uint32_t>(box[rank - 1 - i]);
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i) {
+    globalStrides[i] =
+        static_cast<uint64_t>(strides[rank - 2 - i] * elementBytes);
+    aligned = aligned && globalStrides[i] % 16 == 0;
+  }
+  if (!aligned) {
+    std::string shape;
+    for (int64_t i = 0; i < rank; ++i)
+      shape += (i ? "x" : "") + std::to_string(sizes[i]);
+    record("a TMA operand (" + shape + ", row stride " +
+           std::to_string(rank > 1 ? strides[rank - 2] * elementBytes : 0) +
+           " B, inner stride " + std::to_string(strides[rank - 1]) +
+           ") is not laid out for TMA: the start must be 16-byte aligned, "
+           "the rows contiguous and a multiple of 16 bytes apart");
+    return nullptr;
+  }
+  CUtensorMap map;
+  if (!ok(*d,
+          d->api().cuTensorMapEncodeTiled(
+              &map, static_cast<int>(dataType), static_cast<uint32_t>(rank),
+              start, globalDim, globalStrides, boxDim, elementStrides,
+              static_cast<int>(interleave), static_cast<int>(swizzle),
+              static_cast<int>(l2Promotion), static_cast<int>(oobFill)),
+          "cuTensorMapEncodeTiled"))
+    return nullptr;
+  return reinterpret_cast<void *>(getDeviceTensorMap(*d, map));
+}
+
 void mgpuSetDefaultDevice(int32_t device) {
   if (device != 0)
     record("only device 0 is supported by the QiMeng runtime");
@@ -387,6 +539,7 @@ llvm::ArrayRef<runtime::Symbol> mlir::qimeng::runtime::getMgpuSymbols() {
       QIMENG_SYMBOL(mgpuMemset32),
       QIMENG_SYMBOL(mgpuMemset16),
       QIMENG_SYMBOL(mgpuSetDefaultDevice),
+      QIMENG_SYMBOL(mgpuTensorMapEncodeTiledMemref),
       {"malloc", reinterpret_cast<void *>(&qimengHostMalloc)},
       {"free", reinterpret_cast<void *>(&qimengHostFree)},
   };

@@ -57,6 +57,15 @@ inline constexpr unsigned kEventDisableTiming = 2;
 inline constexpr unsigned kMemAttachGlobal = 1;
 /// CU_MEMPOOL_ATTR_RELEASE_THRESHOLD (a cuuint64_t).
 inline constexpr int kMemPoolReleaseThreshold = 4;
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, and the dynamic shared
+/// memory a kernel gets without it.
+inline constexpr int kFuncAttrMaxDynamicSharedBytes = 8;
+inline constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
+
+/// A TMA descriptor (CUtensorMap): 128 opaque, 64-byte aligned bytes.
+struct alignas(64) CUtensorMap {
+  uint64_t opaque[16];
+};
 
 /// The failure of a machine with no usable CUDA driver or GPU: "no CUDA
 /// driver/GPU found: <why>". Callers tell it from other errors with
@@ -122,6 +131,13 @@ struct DriverApi {
   CUresult (*cuMemPrefetchAsync)(CUdeviceptr, size_t, CUmemLocation, unsigned,
                                  CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  /// Hopper's tensor maps (CUDA 12.0+); null when the driver lacks it. The
+  /// enum arguments are passed as ints (their CUDA values).
+  CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int);
 };
 
 /// The loaded driver with the primary context of one device made current.
