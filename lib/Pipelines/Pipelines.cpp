@@ -150,6 +150,9 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   // The verifier's naive reference computes matmuls as they are written.
   qimeng::QiMengPreparePassOptions prepareOptions;
   prepareOptions.padMatmuls = !options.naive;
+  if (std::optional<qimeng::TargetProfile> profile =
+          qimeng::lookupTargetProfile(options.target))
+    prepareOptions.wgmma = !options.naive && profile->wgmma;
   pm.addPass(qimeng::createQiMengPreparePass(prepareOptions));
   // After preparation: its fusions must not fold the widened results away.
   if (options.naive && options.wideReductions)
@@ -216,6 +219,24 @@ void addLowerToNVVM(OpPassManager &pm,
     return;
   }
   pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
+  // Targets are attached by QiMeng's pass (sm_90a for the kernels that
+  // need it), with the options upstream's step was given.
+  size_t attach = pipeline.find("nvvm-attach-target{");
+  size_t attachEnd = attach == std::string::npos
+                         ? std::string::npos
+                         : pipeline.find('}', attach);
+  if (attachEnd == std::string::npos) {
+    pm.addPass(std::make_unique<OptionErrorPass>(
+        "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline has no "
+        "'nvvm-attach-target{...}' step to replace"));
+    return;
+  }
+  pipeline.replace(attach, attachEnd + 1 - attach,
+                   llvm::formatv("qimeng-attach-nvvm-targets{{O={0} "
+                                 "triple={1} chip={2} features={3}}",
+                                 options.optLevel, options.cubinTriple,
+                                 options.cubinChip, options.cubinFeatures)
+                       .str());
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     pm.addPass(std::make_unique<OptionErrorPass>(
         "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline did not parse"));
@@ -282,6 +303,8 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // The kernels' names become PTX names: a clear error, not an abort in the
   // NVPTX backend, for those that cannot.
   pm.addPass(qimeng::createQiMengCheckKernelNamesPass());
+  // TMA descriptors cross into the kernels as pointers.
+  pm.addPass(qimeng::createQiMengTensorMapArgsPass());
   pm.addPass(qimeng::createQiMengNoAliasKernelArgsPass());
   // Launches, allocations and frees are queued on one stream, which the
   // host waits for once, at the end of the function (not after each

@@ -14,7 +14,8 @@ mlir::qimeng::lookupTargetProfile(llvm::StringRef chip) {
   // Static shared memory per block is limited to 48 KB.
   if (chip == "sm_90" || chip == "sm_90a")
     return TargetProfile{"sm_90", 132,   228 * 1024,       48 * 1024,
-                         1024,    65536, 50 * 1024 * 1024, 32};
+                         1024,    65536, 50 * 1024 * 1024, 32,
+                         /*wgmma=*/true};
   // A100: 108 SMs, 164 KB shared memory per SM, 40 MB L2.
   if (chip == "sm_80")
     return TargetProfile{"sm_80", 108,   164 * 1024,       48 * 1024,

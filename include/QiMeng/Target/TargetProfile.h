@@ -28,9 +28,13 @@ struct TargetProfile {
   int64_t registersPerSM;
   int64_t l2Bytes;
   int64_t warpSize;
+  /// Hopper's warpgroup tensor cores and TMA (sm_90a, which --lower-to-nvvm
+  /// picks for the kernels that use them).
+  bool wgmma = false;
 };
 
-/// Returns the profile of a chip name ("sm_80", "sm_90"), or nullopt.
+/// Returns the profile of a chip name ("sm_80", "sm_90", "sm_90a"), or
+/// nullopt.
 std::optional<TargetProfile> lookupTargetProfile(llvm::StringRef chip);
 
 /// The profile of `chip`, or std::nullopt after an error on `diagnosed`

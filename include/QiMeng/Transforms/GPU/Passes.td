@@ -180,4 +180,47 @@ def QiMengExportLaunchesPass : Pass<"qimeng-export-launches", "ModuleOp"> {
   ];
 }
 
+def QiMengAttachNVVMTargetsPass
+    : Pass<"qimeng-attach-nvvm-targets", "ModuleOp"> {
+  let summary = "Attach NVVM targets, sm_90a for kernels that need it";
+  let description = [{
+    Upstream's `nvvm-attach-target`, in the place `--lower-to-nvvm` gives it,
+    with one difference: a kernel module that uses warpgroup instructions
+    (`nvvm.wgmma.*`, `nvvm.setmaxregister`, `nvgpu.warpgroup.*`), which only
+    the architecture-specific sm_90a has, is compiled for sm_90a (PTX 8.0 or
+    later) when the chip is sm_90; for another chip that is an error naming
+    the kernel module. (Upstream's pass gives every module the same target,
+    and an sm_90 target makes such a module invalid at once.)
+
+    Also, a kernel module's dynamic shared array (`__qimeng_dynamic_shared`,
+    private on the host) becomes public, which the NVPTX backend prints as
+    one `.extern .shared` array with its 1024-byte alignment: a private
+    zero-sized global becomes a 1-byte static variable of its own, at
+    another address than the one TMA writes.
+  }];
+  let options = [
+    Option<"optLevel", "O", "unsigned", "2", "Optimization level">,
+    Option<"triple", "triple", "std::string", "\"nvptx64-nvidia-cuda\"",
+           "Target triple">,
+    Option<"chip", "chip", "std::string", "\"sm_50\"", "Target chip">,
+    Option<"features", "features", "std::string", "\"+ptx60\"",
+           "Target features">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def QiMengTensorMapArgsPass : Pass<"qimeng-tensor-map-args", "ModuleOp"> {
+  let summary = "Pass TMA descriptors to outlined kernels as pointers";
+  let description = [{
+    Runs after kernel outlining. A kernel argument of type
+    `!nvgpu.tensormap.descriptor` (a tensor map made on the host, which the
+    kernel reads TMA copies through) becomes an `!llvm.ptr` (what the
+    descriptor lowers to: the map's address in device memory), cast back at
+    the kernel's entry and cast at each launch; the casts cancel when the
+    nvgpu ops are lowered. Upstream's GPU-to-NVVM conversion of the kernel
+    signature does not know the nvgpu type.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // QIMENG_TRANSFORMS_GPU_PASSES_TD
