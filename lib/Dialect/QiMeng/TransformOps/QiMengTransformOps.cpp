@@ -4,11 +4,15 @@
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
@@ -297,6 +301,63 @@ void transform::ApplyLowerStridedSlicesPatternsOp::populatePatterns(
 }
 
 //===----------------------------------------------------------------------===//
+// RewriteMatmulAsWgmmaOp
+//===----------------------------------------------------------------------===//
+
+void transform::RewriteMatmulAsWgmmaOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::consumesHandle(getOperation()->getOpOperands(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::RewriteMatmulAsWgmmaOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  auto targets = llvm::to_vector(state.getPayloadOps(getTarget()));
+  if (targets.size() != 1)
+    return emitDefiniteFailure()
+           << "expects one matmul, got " << targets.size() << " payload ops";
+  auto matmul = dyn_cast<linalg::LinalgOp>(targets.front());
+  if (!matmul)
+    return emitDefiniteFailure() << "expects a linalg matmul, got '"
+                                 << targets.front()->getName() << "'";
+  linalg::FillOp fill;
+  if (getFill()) {
+    auto fills = llvm::to_vector(state.getPayloadOps(getFill()));
+    if (fills.size() != 1 || !isa<linalg::FillOp>(fills.front()))
+      return emitDefiniteFailure() << "expects one linalg.fill as 'fill'";
+    fill = cast<linalg::FillOp>(fills.front());
+  }
+  linalg::GenericOp consumer;
+  if (getConsumer()) {
+    auto consumers = llvm::to_vector(state.getPayloadOps(getConsumer()));
+    if (consumers.size() != 1 || !isa<linalg::GenericOp>(consumers.front()))
+      return emitDefiniteFailure()
+             << "expects one linalg.generic as 'consumer'";
+    consumer = cast<linalg::GenericOp>(consumers.front());
+  }
+  ArrayRef<int64_t> tile = getTile();
+  if (tile.size() != 3)
+    return emitDefiniteFailure() << "expects a tile of three sizes (M, N, K)";
+  qimeng::WgmmaOptions options;
+  options.tileM = tile[0];
+  options.tileN = tile[1];
+  options.tileK = tile[2];
+  options.warpgroupRows = getWarpgroupRows();
+  options.stages = getStages();
+  options.groupRows = getGroupRows();
+  FailureOr<gpu::LaunchOp> launch =
+      qimeng::rewriteMatmulAsWgmma(rewriter, matmul, fill, consumer, options,
+                                   getTag());
+  if (failed(launch))
+    return emitDefiniteFailure()
+           << "could not rewrite '" << getTag() << "' as a wgmma kernel";
+  results.set(cast<OpResult>(getLaunch()), {launch->getOperation()});
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // The extension
 //===----------------------------------------------------------------------===//
 
@@ -316,6 +377,8 @@ public:
     declareGeneratedDialect<gpu::GPUDialect>();
     declareGeneratedDialect<memref::MemRefDialect>();
     declareGeneratedDialect<nvgpu::NVGPUDialect>();
+    declareGeneratedDialect<NVVM::NVVMDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
     declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST

@@ -201,4 +201,52 @@ def QiMeng_ApplyLowerStridedSlicesPatternsOp
   let assemblyFormat = "attr-dict";
 }
 
+def QiMeng_RewriteMatmulAsWgmmaOp
+    : Op<Transform_Dialect, "qimeng.rewrite_matmul_as_wgmma",
+         [AttrSizedOperandSegments,
+          DeclareOpInterfaceMethods<TransformOpInterface>,
+          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Rewrite a matmul on buffers as a Hopper wgmma + TMA kernel";
+  let description = [{
+    Replaces the target matmul (`(m, k) x (k, n) -> (m, n)` on buffers, bf16
+    or f16 operands, an f32, bf16 or f16 result) by one warp-specialized
+    `gpu.launch` for sm_90a: TMA copies of `tile` blocks into `stages`
+    128-byte-swizzled shared-memory stages, mbarriers between one producer
+    warpgroup and `tile[0] / warpgroup_rows` consumer warpgroups that compute
+    with `nvgpu.warpgroup.mma` (f32 accumulators), blocks ordered in groups
+    of `group_rows` tile rows, and an epilogue through shared memory that
+    adds the accumulator's initial value and converts to the result's type.
+    The tensor maps are made on the host (`nvgpu.tma.create.descriptor`).
+
+    With `fill`, the `linalg.fill` of the matmul's output is folded into the
+    kernel (its value starts the accumulators) and erased; without, the
+    output's contents are added. With `consumer`, an elementwise
+    `linalg.generic` over the matmul's (m, n) that reads its result (bias,
+    activation, scale, residual, the rounding to a 16-bit type) runs in the
+    epilogue on the f32 values and writes its own output; it is erased and
+    the matmul's result is never stored. Sizes may be dynamic; TMA's zero fill takes
+    the tiles past the edges. Returns the launch (tagged `qimeng.target`
+    with `tag`). Fails definitely, with the reason on the payload, when the
+    matmul or the options do not qualify.
+
+    ```mlir
+    %launch = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f
+        {tag = "matmul0", tile = array<i64: 128, 256, 64>,
+         warpgroup_rows = 64, stages = 4, group_rows = 16}
+        : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Optional<TransformHandleTypeInterface>:$fill,
+                       Optional<TransformHandleTypeInterface>:$consumer,
+                       StrAttr:$tag, DenseI64ArrayAttr:$tile,
+                       I64Attr:$warpgroup_rows, I64Attr:$stages,
+                       I64Attr:$group_rows);
+  let results = (outs TransformHandleTypeInterface:$launch);
+  let assemblyFormat = [{
+    $target (`fill` $fill^)? (`consumer` $consumer^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 #endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_QIMENGTRANSFORMOPS_TD

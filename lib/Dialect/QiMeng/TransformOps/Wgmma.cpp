@@ -1,0 +1,726 @@
+//===- Wgmma.cpp - Matmuls on Hopper's warpgroup tensor cores -------------===//
+//
+// The kernel (docs/micro-coding.md, "wgmma"): one block per (tileM x tileN)
+// output tile, numbered in groups of `groupRows` tile rows; the last
+// warpgroup produces (one thread issues the TMA copies of each K step into
+// the next free stage), the others consume (wgmma on the stage, then release
+// it). The pitfalls this code owns are in ../shared/hopper-tensor-cores.md:
+// one external 1024-aligned dynamic shared array, K tile 64, B read n-major
+// with `transposeB`, release the stage of the step before (wait_group 1),
+// and warpgroup.mma.store's row offset.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// Shared memory of the kernels (the NVVM address space, which TMA and the
+/// wgmma descriptors are written for).
+constexpr unsigned kSharedSpace = 3;
+/// Elements per vector of the epilogue (32 bytes of f32 from shared memory).
+constexpr int64_t kEpilogueVector = 8;
+/// The 128-byte swizzle row: the K tile of 16-bit operands, and the box of
+/// each TMA copy of B (64 x 64).
+constexpr int64_t kSwizzleElements = 64;
+/// Dynamic shared memory a block may take on sm_90, less the 1 KB of
+/// static shared memory (mbarriers, alignment) the kernel also has.
+constexpr int64_t kMaxDynamicShared = 227 * 1024 - 1024;
+/// Registers per thread of the producer and the consumers with two consumer
+/// warpgroups (384 threads: 2 x 128 x 232 + 128 x 40 = 64 K registers).
+constexpr int32_t kProducerRegisters = 40;
+constexpr int32_t kConsumerRegisters = 232;
+/// Spin budget of each mbarrier wait before it retries.
+constexpr int64_t kWaitTicks = 10000000;
+
+/// The operands of a matmul the kernel takes.
+struct Matmul {
+  Value a, b, c;
+  MemRefType aType, bType, cType;
+};
+
+/// Whether `type` is a rank-2 buffer with contiguous rows (static unit
+/// inner stride).
+bool hasContiguousRows(MemRefType type) {
+  if (type.getRank() != 2)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides[1] == 1;
+}
+
+/// Whether rows of `type` (static row stride) are 16-byte multiples apart;
+/// true when the stride is only known at run time (the runtime checks it).
+bool hasTmaRows(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  return ShapedType::isDynamic(strides[0]) || (strides[0] * bytes) % 16 == 0;
+}
+
+/// Whether the epilogue may store `kEpilogueVector` output elements as one
+/// aligned vector: a static row stride and offset that keep every vector of
+/// the output on its own alignment, and a static N they divide.
+bool hasVectorRows(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t n = type.getDimSize(1);
+  return !ShapedType::isDynamic(strides[0]) && !ShapedType::isDynamic(offset) &&
+         !ShapedType::isDynamic(n) && strides[0] % kEpilogueVector == 0 &&
+         offset % kEpilogueVector == 0 && n % kEpilogueVector == 0;
+}
+
+FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
+  auto fail = [&](const Twine &reason) {
+    why = reason.str();
+    return failure();
+  };
+  if (!op.hasPureBufferSemantics())
+    return fail("it is not on buffers");
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
+    return fail("it is not a matmul (two inputs, one output, three loops, a "
+                "multiply-add body)");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || !dims->batch.empty())
+    return fail("it is not a plain (m, n, k) matmul");
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  auto reads = [&](OpOperand *operand, unsigned outer, unsigned inner) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    return map.getNumResults() == 2 && map.isProjectedPermutation() &&
+           map.getDimPosition(0) == outer && map.getDimPosition(1) == inner;
+  };
+  if (!reads(op.getDpsInputOperand(0), m, k) ||
+      !reads(op.getDpsInputOperand(1), k, n) ||
+      !reads(op.getDpsInitOperand(0), m, n))
+    return fail("its operands are not read as (m, k) x (k, n) -> (m, n)");
+  Matmul mm;
+  mm.a = op.getDpsInputOperand(0)->get();
+  mm.b = op.getDpsInputOperand(1)->get();
+  mm.c = op.getDpsInitOperand(0)->get();
+  mm.aType = dyn_cast<MemRefType>(mm.a.getType());
+  mm.bType = dyn_cast<MemRefType>(mm.b.getType());
+  mm.cType = dyn_cast<MemRefType>(mm.c.getType());
+  if (!mm.aType || !mm.bType || !mm.cType)
+    return fail("an operand is not a ranked buffer");
+  Type in = mm.aType.getElementType();
+  Type out = mm.cType.getElementType();
+  if (in != mm.bType.getElementType() || !(in.isBF16() || in.isF16()))
+    return fail("its operands are not both bf16 or both f16");
+  if (!(out.isF32() || out.isBF16() || out.isF16()))
+    return fail("its result is not f32, bf16 or f16");
+  for (MemRefType type : {mm.aType, mm.bType, mm.cType})
+    if (!hasContiguousRows(type) ||
+        (type.getMemorySpace() &&
+         !isa<gpu::AddressSpaceAttr>(type.getMemorySpace()) &&
+         type.getMemorySpaceAsInt() != 0))
+      return fail("an operand's rows are not contiguous in global memory");
+  if (!hasTmaRows(mm.aType) || !hasTmaRows(mm.bType))
+    return fail("rows of A or B are not a multiple of 16 bytes apart (TMA "
+                "needs K and N to be multiples of 8)");
+  return mm;
+}
+
+/// Builds the kernel: the state of one rewrite.
+class WgmmaBuilder {
+public:
+  WgmmaBuilder(ImplicitLocOpBuilder &b, const Matmul &mm,
+               const WgmmaOptions &o, linalg::GenericOp consumer)
+      : b(b), mm(mm), o(o), ctx(b.getContext()), consumer(consumer) {
+    in = mm.aType.getElementType();
+    out = mm.cType.getElementType();
+    consumers = o.tileM / o.warpgroupRows;
+    aStageBytes = o.tileM * o.tileK * 2;
+    bStageBytes = o.tileK * o.tileN * 2;
+    int64_t pipeline = o.stages * (aStageBytes + bStageBytes);
+    // The epilogue reuses the (then idle) stages for the f32 tile.
+    sharedBytes = std::max(pipeline, o.tileM * o.tileN * 4);
+    smemSpace = b.getI64IntegerAttr(kSharedSpace);
+  }
+
+  int64_t getSharedBytes() const { return sharedBytes; }
+
+  /// Emits the host side and the launch in place of the matmul; `init` is
+  /// the accumulator's initial value (a fill's) or null (the output's).
+  gpu::LaunchOp build(Value init);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, b.getI32Type(), v);
+  }
+  MemRefType shared(ArrayRef<int64_t> shape, Type element) {
+    return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                           smemSpace);
+  }
+  nvgpu::TensorMapDescriptorType tensorMap(ArrayRef<int64_t> box) {
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, shared(box, in), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  }
+  /// A view of the dynamic shared memory at `offset` bytes.
+  Value view(Value offset, MemRefType type) {
+    return memref::ViewOp::create(b, type, smem, offset, ValueRange{});
+  }
+  /// The parity bit of round `k / stages` of the ring.
+  Value roundParity(Value k) {
+    Value round = arith::DivUIOp::create(b, k, idx(o.stages));
+    Value wide = arith::IndexCastOp::create(b, b.getI64Type(), round);
+    return arith::TruncIOp::create(b, b.getI1Type(), wide);
+  }
+  void buildProducer(Value tid, Value m0, Value n0);
+  Value buildConsumerLoop(Value tid);
+  void buildEpilogue(Value acc, Value tid, Value m0, Value n0, Value init);
+  /// Stores `value` (f32, scalar or vector) plus the initial accumulator at
+  /// (row, col) of C, converted to C's type; or, with a consumer, the
+  /// consumer's value of it at (row, col) of its output.
+  void storeOutput(Value value, Value init, Value row, Value col);
+  /// The consumer's body at (row, col) with the matmul's f32 `value`.
+  Value applyConsumer(Value value, Value row, Value col);
+  /// Whether the epilogue works on vectors: the buffer it writes keeps them
+  /// aligned and every operand the consumer reads is loaded contiguously
+  /// along n or broadcast.
+  bool usesVectors();
+
+  ImplicitLocOpBuilder &b;
+  const Matmul &mm;
+  const WgmmaOptions &o;
+  MLIRContext *ctx;
+  linalg::GenericOp consumer;
+  Type in, out;
+  int64_t consumers, aStageBytes, bStageBytes, sharedBytes;
+  Attribute smemSpace;
+  // Kernel-side values.
+  Value smem, full, empty, descA, descB, m, n, kSteps;
+};
+
+gpu::LaunchOp WgmmaBuilder::build(Value init) {
+  // Host: the sizes, the tensor maps (box outermost first) and the grid.
+  m = memref::DimOp::create(b, mm.c, 0);
+  n = memref::DimOp::create(b, mm.c, 1);
+  Value k = memref::DimOp::create(b, mm.a, 1);
+  Value hostDescA = nvgpu::TmaCreateDescriptorOp::create(
+      b, tensorMap({o.tileM, o.tileK}),
+      memref::CastOp::create(
+          b, UnrankedMemRefType::get(in, mm.aType.getMemorySpace()), mm.a),
+      ValueRange{idx(o.tileM), idx(o.tileK)});
+  Value hostDescB = nvgpu::TmaCreateDescriptorOp::create(
+      b, tensorMap({o.tileK, kSwizzleElements}),
+      memref::CastOp::create(
+          b, UnrankedMemRefType::get(in, mm.bType.getMemorySpace()), mm.b),
+      ValueRange{idx(o.tileK), idx(kSwizzleElements)});
+  Value tilesM = arith::CeilDivUIOp::create(b, m, idx(o.tileM));
+  Value tilesN = arith::CeilDivUIOp::create(b, n, idx(o.tileN));
+  Value grid = arith::MulIOp::create(b, tilesM, tilesN);
+  Value one = idx(1);
+  auto launch = gpu::LaunchOp::create(
+      b, grid, one, one, idx(128 * (consumers + 1)), one, one,
+      i32(sharedBytes));
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToEnd(&body);
+  auto terminator = gpu::TerminatorOp::create(b);
+  b.setInsertionPoint(terminator);
+  descA = hostDescA;
+  descB = hostDescB;
+  kSteps = arith::CeilDivUIOp::create(b, k, idx(o.tileK));
+
+  // The block's tile: groups of `groupRows` tile rows, walked down each
+  // tile column in turn.
+  Value bid = launch.getBlockIds().x;
+  Value tid = launch.getThreadIds().x;
+  Value groupRows = arith::MinUIOp::create(b, tilesM, idx(o.groupRows));
+  Value perGroup = arith::MulIOp::create(b, groupRows, tilesN);
+  Value group = arith::DivUIOp::create(b, bid, perGroup);
+  Value firstRow = arith::MulIOp::create(b, group, groupRows);
+  Value rowsLeft = arith::SubIOp::create(b, tilesM, firstRow);
+  Value size = arith::MinUIOp::create(b, rowsLeft, groupRows);
+  Value inGroup = arith::RemUIOp::create(b, bid, perGroup);
+  Value tileRow = arith::AddIOp::create(
+      b, firstRow, arith::RemUIOp::create(b, inGroup, size));
+  Value tileCol = arith::DivUIOp::create(b, inGroup, size);
+  Value m0 = arith::MulIOp::create(b, tileRow, idx(o.tileM));
+  Value n0 = arith::MulIOp::create(b, tileCol, idx(o.tileN));
+
+  // One byte array in dynamic shared memory holds every view.
+  auto raw = MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(),
+                             smemSpace);
+  Value global = memref::GetGlobalOp::create(b, raw, kDynamicSharedGlobal);
+  auto bytes = shared({sharedBytes}, b.getI8Type());
+  smem = memref::ReinterpretCastOp::create(b, bytes, global, 0,
+                                           ArrayRef<int64_t>{sharedBytes},
+                                           ArrayRef<int64_t>{1});
+
+  // full[s]: the stage's bytes landed; empty[s]: every consumer released it.
+  auto barriers = nvgpu::MBarrierGroupType::get(
+      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+      o.stages);
+  full = nvgpu::MBarrierCreateOp::create(b, barriers);
+  empty = nvgpu::MBarrierCreateOp::create(b, barriers);
+  Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, idx(0));
+  scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
+    scf::ForOp::create(b, idx(0), idx(o.stages), idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value s, ValueRange) {
+                         nvgpu::MBarrierInitOp::create(b, full, idx(1), s,
+                                                       Value());
+                         nvgpu::MBarrierInitOp::create(b, empty, idx(consumers),
+                                                       s, Value());
+                         scf::YieldOp::create(b);
+                       });
+    scf::YieldOp::create(b);
+  });
+  gpu::BarrierOp::create(b);
+
+  Value warpgroup = arith::DivUIOp::create(b, tid, idx(128));
+  Value isProducer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                           warpgroup, idx(consumers));
+  scf::IfOp::create(b, isProducer, [&](OpBuilder &, Location) {
+    buildProducer(tid, m0, n0);
+    scf::YieldOp::create(b);
+  });
+  Value isConsumer = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                           warpgroup, idx(consumers));
+  scf::IfOp::create(b, isConsumer, [&](OpBuilder &, Location) {
+    Value acc = buildConsumerLoop(tid);
+    buildEpilogue(acc, tid, m0, n0, init);
+    scf::YieldOp::create(b);
+  });
+  return launch;
+}
+
+void WgmmaBuilder::buildProducer(Value tid, Value m0, Value n0) {
+  if (consumers == 2)
+    NVVM::SetMaxRegisterOp::create(b, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+  Value leader = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,
+                                       idx(128 * consumers));
+  scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
+    nvgpu::TmaPrefetchOp::create(b, descA, Value());
+    nvgpu::TmaPrefetchOp::create(b, descB, Value());
+    Value bBase = idx(o.stages * aStageBytes);
+    scf::ForOp::create(
+        b, idx(0), kSteps, idx(1), ValueRange{},
+        [&](OpBuilder &, Location, Value k, ValueRange) {
+          Value s = arith::RemUIOp::create(b, k, idx(o.stages));
+          // Wait for the consumers to free stage s (a fresh barrier passes
+          // parity 1 at once).
+          Value parity = arith::XOrIOp::create(
+              b, roundParity(k),
+              arith::ConstantIntOp::create(b, b.getI1Type(), 1));
+          nvgpu::MBarrierTryWaitParityOp::create(b, empty, parity,
+                                                 idx(kWaitTicks), s);
+          nvgpu::MBarrierArriveExpectTxOp::create(
+              b, full, idx(aStageBytes + bStageBytes), s, Value());
+          Value k0 = arith::MulIOp::create(b, k, idx(o.tileK));
+          // TMA coordinates run innermost first: (column, row).
+          Value aOffset = arith::MulIOp::create(b, s, idx(aStageBytes));
+          nvgpu::TmaAsyncLoadOp::create(
+              b, view(aOffset, shared({o.tileM, o.tileK}, in)), full, descA,
+              ValueRange{k0, m0}, s, Value(), Value());
+          Value bOffset = arith::AddIOp::create(
+              b, bBase, arith::MulIOp::create(b, s, idx(bStageBytes)));
+          int64_t boxBytes = o.tileK * kSwizzleElements * 2;
+          for (int64_t j = 0; j < o.tileN / kSwizzleElements; ++j) {
+            Value at = arith::AddIOp::create(b, bOffset, idx(j * boxBytes));
+            Value col = arith::AddIOp::create(b, n0, idx(j * kSwizzleElements));
+            nvgpu::TmaAsyncLoadOp::create(
+                b, view(at, shared({o.tileK, kSwizzleElements}, in)), full,
+                descB, ValueRange{col, k0}, s, Value(), Value());
+          }
+          scf::YieldOp::create(b);
+        });
+    scf::YieldOp::create(b);
+  });
+}
+
+Value WgmmaBuilder::buildConsumerLoop(Value tid) {
+  if (consumers == 2)
+    NVVM::SetMaxRegisterOp::create(b, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+  Value lane = arith::RemUIOp::create(b, tid, idx(128));
+  Value signals = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane,
+                                        idx(0));
+  Value warpgroup = arith::DivUIOp::create(b, tid, idx(128));
+  // This warpgroup's rows of the A stage (128 bytes per row).
+  Value rowBytes = arith::MulIOp::create(b, warpgroup,
+                                         idx(o.warpgroupRows * o.tileK * 2));
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({o.warpgroupRows, o.tileN}, b.getF32Type()));
+  auto aTile = shared({o.warpgroupRows, o.tileK}, in);
+  auto bTile = shared({o.tileK, o.tileN}, in);
+  Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, accType);
+  Value bBase = idx(o.stages * aStageBytes);
+  auto loop = scf::ForOp::create(
+      b, idx(0), kSteps, idx(1), ValueRange{acc0},
+      [&](OpBuilder &, Location, Value k, ValueRange args) {
+        Value s = arith::RemUIOp::create(b, k, idx(o.stages));
+        nvgpu::MBarrierTryWaitParityOp::create(b, full, roundParity(k),
+                                               idx(kWaitTicks), s);
+        Value aOffset = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, s, idx(aStageBytes)), rowBytes);
+        Value bOffset = arith::AddIOp::create(
+            b, bBase, arith::MulIOp::create(b, s, idx(bStageBytes)));
+        Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTile),
+            view(aOffset, aTile), descA);
+        Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTile),
+            view(bOffset, bTile), descB);
+        // fence; wgmmas; commit; wait until one group is in flight.
+        Value next = nvgpu::WarpgroupMmaOp::create(
+            b, accType, dA, dB, /*waitGroup=*/nullptr, /*transposeA=*/nullptr,
+            b.getUnitAttr(), args[0]);
+        // The group of step k - 1 is complete: release its stage.
+        Value notFirst =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, k, idx(0));
+        Value release = arith::AndIOp::create(b, notFirst, signals);
+        scf::IfOp::create(b, release, [&](OpBuilder &, Location) {
+          Value previous = arith::RemUIOp::create(
+              b, arith::SubIOp::create(b, k, idx(1)), idx(o.stages));
+          nvgpu::MBarrierArriveOp::create(b, empty, previous);
+          scf::YieldOp::create(b);
+        });
+        scf::YieldOp::create(b, next);
+      });
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  return loop.getResult(0);
+}
+
+void WgmmaBuilder::buildEpilogue(Value acc, Value tid, Value m0, Value n0,
+                                 Value init) {
+  // Every consumer is done reading the stages before they hold the tile.
+  Value barrierId = i32(1);
+  Value consumerThreads = i32(128 * consumers);
+  NVVM::BarrierOp::create(b, TypeRange{}, barrierId, consumerThreads, nullptr,
+                          Value());
+  // MLIR 22's warpgroup.mma.store places warpgroup w's rows w * 64 rows down
+  // by itself (it does not reduce the warp id modulo 4): every warpgroup
+  // stores to the tile's origin. A GPU test checks this stays true.
+  nvgpu::WarpgroupMmaStoreOp::create(
+      b, acc, view(idx(0), shared({o.warpgroupRows, o.tileN}, b.getF32Type())));
+  NVVM::BarrierOp::create(b, TypeRange{}, barrierId, consumerThreads, nullptr,
+                          Value());
+  auto flatType = shared({o.tileM * o.tileN}, b.getF32Type());
+  Value flat = view(idx(0), flatType);
+  int64_t threads = 128 * consumers;
+  int64_t vectorsPerRow = o.tileN / kEpilogueVector;
+  int64_t steps = o.tileM * vectorsPerRow / threads;
+  bool vectors = usesVectors();
+  auto f32Vector = VectorType::get({kEpilogueVector}, b.getF32Type());
+  scf::ForOp::create(
+      b, idx(0), idx(steps), idx(1), ValueRange{},
+      [&](OpBuilder &, Location, Value i, ValueRange) {
+        // Consecutive threads take consecutive vectors of a row.
+        Value v = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, i, idx(threads)), tid);
+        Value r = arith::DivUIOp::create(b, v, idx(vectorsPerRow));
+        Value c = arith::MulIOp::create(
+            b, arith::RemUIOp::create(b, v, idx(vectorsPerRow)),
+            idx(kEpilogueVector));
+        Value row = arith::AddIOp::create(b, m0, r);
+        Value col = arith::AddIOp::create(b, n0, c);
+        Value inside = arith::AndIOp::create(
+            b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row, m),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, col, n));
+        Value at = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, r, idx(o.tileN)), c);
+        scf::IfOp::create(b, inside, [&](OpBuilder &, Location) {
+          if (vectors) {
+            // N is a multiple of the vector: a vector is whole or outside.
+            auto load = vector::LoadOp::create(b, f32Vector, flat, at);
+            load.setAlignment(32);
+            storeOutput(load, init, row, col);
+          } else {
+            scf::ForOp::create(
+                b, idx(0), idx(kEpilogueVector), idx(1), ValueRange{},
+                [&](OpBuilder &, Location, Value j, ValueRange) {
+                  Value cj = arith::AddIOp::create(b, col, j);
+                  Value ok = arith::CmpIOp::create(
+                      b, arith::CmpIPredicate::ult, cj, n);
+                  scf::IfOp::create(b, ok, [&](OpBuilder &, Location) {
+                    Value x = memref::LoadOp::create(
+                        b, flat, ValueRange{arith::AddIOp::create(b, at, j)});
+                    storeOutput(x, init, row, cj);
+                    scf::YieldOp::create(b);
+                  });
+                  scf::YieldOp::create(b);
+                });
+          }
+          scf::YieldOp::create(b);
+        });
+        scf::YieldOp::create(b);
+      });
+}
+
+bool WgmmaBuilder::usesVectors() {
+  if (!consumer)
+    return hasVectorRows(mm.cType);
+  auto output =
+      dyn_cast<MemRefType>(consumer.getDpsInitOperand(0)->get().getType());
+  if (!output || !hasVectorRows(output))
+    return false;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    if (input->get() == mm.c)
+      continue;
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    // Contiguous along n (its last index) or not indexed by n.
+    if (map.isFunctionOfDim(1) &&
+        map.getResults().back() != getAffineDimExpr(1, ctx))
+      return false;
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || (type.getRank() > 0 &&
+                  (failed(type.getStridesAndOffset(strides, offset)) ||
+                   strides.back() != 1)))
+      return false;
+  }
+  return true;
+}
+
+Value WgmmaBuilder::applyConsumer(Value value, Value row, Value col) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  auto lanes = [&](Type element) -> Type {
+    return vectorType ? Type(VectorType::get(vectorType.getShape(), element))
+                      : element;
+  };
+  Block &body = *consumer.getBody();
+  IRMapping mapping;
+  // Reads an operand of the consumer at (row, col) through its map.
+  auto read = [&](OpOperand &operand) -> Value {
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    SmallVector<Value> indices;
+    for (unsigned i = 0; i < map.getNumResults(); ++i)
+      indices.push_back(map.getDimPosition(i) == 0 ? row : col);
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    if (vectorType && map.isFunctionOfDim(1))
+      return vector::LoadOp::create(b, lanes(element), operand.get(), indices);
+    Value scalar = memref::LoadOp::create(b, operand.get(), indices);
+    return vectorType ? Value(vector::BroadcastOp::create(b, lanes(element),
+                                                          scalar))
+                      : scalar;
+  };
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    BlockArgument arg = consumer.getMatchingBlockArgument(&operand);
+    if (operand.get() == mm.c && consumer.isDpsInput(&operand))
+      mapping.map(arg, value);
+    else if (!arg.use_empty())
+      mapping.map(arg, read(operand));
+  }
+  for (Operation &op : body.without_terminator()) {
+    // Constants stay scalar; their vector users get them broadcast.
+    if (op.getNumOperands() == 0) {
+      b.clone(op, mapping);
+      continue;
+    }
+    for (Value operand : op.getOperands()) {
+      Value mapped = mapping.lookupOrDefault(operand);
+      if (vectorType && !isa<VectorType>(mapped.getType()))
+        mapping.map(operand, vector::BroadcastOp::create(
+                                 b, lanes(mapped.getType()), mapped)
+                                 .getResult());
+    }
+    Operation *copy = b.clone(op, mapping);
+    for (Value result : copy->getResults())
+      result.setType(lanes(result.getType()));
+  }
+  Value yielded = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+  if (vectorType && !isa<VectorType>(yielded.getType()))
+    yielded = vector::BroadcastOp::create(b, lanes(yielded.getType()), yielded);
+  return yielded;
+}
+
+void WgmmaBuilder::storeOutput(Value value, Value init, Value row, Value col) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  auto like = [&](Type element) -> Type {
+    return vectorType ? Type(VectorType::get(vectorType.getShape(), element))
+                      : element;
+  };
+  Type f32 = b.getF32Type();
+  Value base;
+  if (init) {
+    // A fill's value: nothing to add when it is +0.
+    if (!matchPattern(init, m_PosZeroFloat())) {
+      Value wide = init.getType() == f32
+                       ? init
+                       : Value(arith::ExtFOp::create(b, f32, init));
+      base = vectorType ? Value(vector::BroadcastOp::create(b, like(f32), wide))
+                        : wide;
+    }
+  } else {
+    Value old =
+        vectorType ? Value(vector::LoadOp::create(b, like(out), mm.c,
+                                                  ValueRange{row, col}))
+                   : Value(memref::LoadOp::create(b, mm.c, ValueRange{row, col}));
+    base = out == f32 ? old : Value(arith::ExtFOp::create(b, like(f32), old));
+  }
+  if (base)
+    value = arith::AddFOp::create(b, value, base);
+  Value target = mm.c;
+  if (consumer) {
+    value = applyConsumer(value, row, col);
+    target = consumer.getDpsInitOperand(0)->get();
+  } else if (out != f32) {
+    value = arith::TruncFOp::create(b, like(out), value);
+  }
+  if (vectorType) {
+    auto store =
+        vector::StoreOp::create(b, value, target, ValueRange{row, col});
+    store.setAlignment(16);
+  } else {
+    memref::StoreOp::create(b, value, target, ValueRange{row, col});
+  }
+}
+
+/// The module's dynamic shared array, created on first use: zero-sized,
+/// 1024-aligned, private on the host (the kernel outliner copies it into
+/// each kernel module, where `--lower-to-nvvm` makes it external).
+void declareDynamicShared(OpBuilder &b, Operation *anchor) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (!module || module.lookupSymbol(kDynamicSharedGlobal))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(),
+                              b.getI64IntegerAttr(kSharedSpace));
+  memref::GlobalOp::create(b, anchor->getLoc(), kDynamicSharedGlobal,
+                           b.getStringAttr("private"), type, Attribute(),
+                           /*constant=*/false, b.getI64IntegerAttr(1024));
+}
+
+} // namespace
+
+std::string mlir::qimeng::whyNotWgmma(linalg::LinalgOp op) {
+  std::string why;
+  (void)matchMatmul(op, why);
+  return why;
+}
+
+std::string mlir::qimeng::whyNotWgmmaOptions(const WgmmaOptions &o) {
+  if (o.tileK != kSwizzleElements)
+    return "the K tile must be 64 (one 128-byte swizzle row)";
+  if (o.tileN % kSwizzleElements != 0 || o.tileN < 64 || o.tileN > 256)
+    return "the N tile must be 64, 128, 192 or 256";
+  if (o.warpgroupRows != 64 && o.warpgroupRows != 128)
+    return "each consumer warpgroup computes 64 or 128 rows";
+  if (o.tileM % o.warpgroupRows != 0 || o.tileM / o.warpgroupRows > 2)
+    return "the M tile must be one or two warpgroups' rows (64 or 128)";
+  if (o.stages < 2 || o.groupRows < 1)
+    return "two stages or more, and a group of one tile row or more";
+  int64_t pipeline = o.stages * (o.tileM + o.tileN) * o.tileK * 2;
+  if (std::max(pipeline, o.tileM * o.tileN * 4) > kMaxDynamicShared)
+    return llvm::formatv("{0} stages of {1}x{2}x{3} tiles need more than the "
+                         "{4} bytes of shared memory a block can take",
+                         o.stages, o.tileM, o.tileN, o.tileK, kMaxDynamicShared)
+        .str();
+  // The epilogue's vectors must cover the tile evenly.
+  if ((o.tileM * (o.tileN / kEpilogueVector)) % (o.tileM / o.warpgroupRows *
+                                                 128) != 0)
+    return "the tile does not split evenly among the consumer threads";
+  return "";
+}
+
+std::string mlir::qimeng::whyNotWgmmaConsumer(linalg::GenericOp consumer,
+                                              Value result) {
+  if (consumer.getNumLoops() != 2 || consumer.getNumReductionLoops() != 0 ||
+      consumer.getNumDpsInits() != 1)
+    return "it is not elementwise over the matmul's (m, n) with one output";
+  auto identity = AffineMap::getMultiDimIdentityMap(2, consumer.getContext());
+  if (consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0)) !=
+      identity)
+    return "it does not write its output with the identity map";
+  bool readsResult = false;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    if (input->get() == result) {
+      if (map != identity)
+        return "it reads the matmul's result through another map than the "
+               "identity";
+      readsResult = true;
+    } else if (!map.isProjectedPermutation()) {
+      return "it reads an operand through a map that is not a projection";
+    }
+  }
+  if (!readsResult)
+    return "it does not read the matmul's result";
+  if (consumer.getDpsInitOperand(0)->get() == result)
+    return "it writes the matmul's output in place";
+  for (Operation &op : consumer.getBody()->without_terminator()) {
+    StringRef dialect = op.getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") || op.getNumRegions() ||
+        isa<arith::BitcastOp>(op))
+      return "its body computes with other ops than arith and math";
+  }
+  return "";
+}
+
+FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
+    RewriterBase &rewriter, linalg::LinalgOp op, linalg::FillOp fill,
+    linalg::GenericOp consumer, const WgmmaOptions &options, StringRef tag) {
+  std::string why;
+  FailureOr<Matmul> mm = matchMatmul(op, why);
+  if (failed(mm))
+    return op.emitOpError() << "cannot take the wgmma kernel: " << why;
+  if (std::string bad = whyNotWgmmaOptions(options); !bad.empty())
+    return op.emitOpError() << "wgmma kernel options are not valid: " << bad;
+  Value init;
+  if (fill) {
+    if (fill.getDpsInitOperand(0)->get() != mm->c)
+      return op.emitOpError() << "the fill given to the wgmma rewrite does "
+                                 "not write the matmul's output";
+    init = fill.getDpsInputOperand(0)->get();
+  }
+  if (consumer) {
+    if (!consumer.hasPureBufferSemantics())
+      return op.emitOpError() << "the consumer given to the wgmma rewrite is "
+                                 "not on buffers";
+    if (std::string bad = whyNotWgmmaConsumer(consumer, mm->c); !bad.empty())
+      return op.emitOpError()
+             << "cannot run its consumer in the wgmma epilogue: " << bad;
+  }
+  declareDynamicShared(rewriter, op);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+  // Nothing to launch (nor a tensor map to make) for an empty M.
+  Value m = memref::DimOp::create(b, mm->c, 0);
+  Value rows = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, m,
+                                     arith::ConstantIndexOp::create(b, 0));
+  auto guardIf = scf::IfOp::create(b, rows, /*withElseRegion=*/false);
+  b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+  WgmmaBuilder builder(b, *mm, options, consumer);
+  gpu::LaunchOp launch = builder.build(init);
+  launch->setAttr(kLaunchTargetAttr, rewriter.getStringAttr(tag));
+  rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
+  if (consumer)
+    rewriter.eraseOp(consumer);
+  return launch;
+}

@@ -1,0 +1,103 @@
+// RUN: qimeng-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
+
+// A bf16 matmul with a dynamic M and its zero fill: tensor maps on the host,
+// nothing launched for M = 0, one launch of 128 x 256 tiles (grid from M at
+// run time) with 3 warpgroups and 192 KB of dynamic shared memory; the
+// producer streams TMA copies into 4 stages, the consumers multiply with
+// wgmma and release each stage after the next step's wgmma; the fill is
+// folded in (+0: nothing added) and the f32 tile rounded to bf16 in 8-wide
+// stores.
+// CHECK:       memref.global "private" @__qimeng_dynamic_shared : memref<0xi8, 3> {alignment = 1024 : i64}
+// CHECK-LABEL: func.func @fill_bf16
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[DA:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK:       %[[DB:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK:       gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.+}} = %c384{{.*}}) dynamic_shared_memory_size %c196608_i32
+// CHECK:         memref.get_global @__qimeng_dynamic_shared
+// CHECK:         nvgpu.mbarrier.create
+// CHECK:         nvvm.setmaxregister decrease 40
+// CHECK:         nvgpu.mbarrier.try_wait.parity
+// CHECK:         nvgpu.mbarrier.arrive.expect_tx %{{.+}}, %c49152
+// CHECK-COUNT-5: nvgpu.tma.async.load
+// CHECK:         nvvm.setmaxregister increase 232
+// CHECK:         nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:         nvgpu.warpgroup.mma {{.+}} {transposeB}
+// CHECK:         nvgpu.mbarrier.arrive
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         nvgpu.warpgroup.mma.store
+// CHECK-NOT:     arith.addf
+// CHECK:         arith.truncf %{{.+}} : vector<8xf32> to vector<8xbf16>
+// CHECK:         vector.store {{.+}} {alignment = 16 : i64} : memref<?x1024xbf16>, vector<8xbf16>
+// CHECK:       } {qimeng.target = "matmul0"}
+func.func @fill_bf16(%a: memref<?x512xbf16>, %b: memref<512x1024xbf16>, %c: memref<?x1024xbf16>) {
+  %z = arith.constant 0.0 : bf16
+  linalg.fill {qimeng.tag = "fill0"} ins(%z : bf16) outs(%c : memref<?x1024xbf16>)
+  linalg.matmul {qimeng.tag = "matmul0"} ins(%a, %b : memref<?x512xbf16>, memref<512x1024xbf16>) outs(%c : memref<?x1024xbf16>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "matmul0"} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match attributes {qimeng.tag = "fill0"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f {tag = "matmul0", tile = array<i64: 128, 256, 64>, warpgroup_rows = 64, stages = 4, group_rows = 16} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Without a fill, C's contents are added (f32 here); an N only known at run
+// time keeps the epilogue scalar and masked. One consumer warpgroup of all
+// 128 rows: no register reallocation.
+// CHECK-LABEL: func.func @accumulate
+// CHECK:       gpu.launch {{.*}} in (%{{.+}} = %c256{{.*}}) dynamic_shared_memory_size
+// CHECK-NOT:     nvvm.setmaxregister
+// CHECK:         nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK:         scf.for
+// CHECK:           memref.load %{{.+}} : memref<16384xf32, 3>
+// CHECK:           %[[OLD:.+]] = memref.load %{{.+}} : memref<256x?xf32>
+// CHECK:           arith.addf %{{.+}}, %[[OLD]] : f32
+// CHECK:           memref.store
+func.func @accumulate(%a: memref<256x256xf16>, %b: memref<256x?xf16>, %c: memref<256x?xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%a, %b : memref<256x256xf16>, memref<256x?xf16>) outs(%c : memref<256x?xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 128, stages = 3, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @f32(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{cannot take the wgmma kernel: its operands are not both bf16 or both f16}}
+  linalg.matmul {qimeng.tag = "mm"} ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 4, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @stages(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{wgmma kernel options are not valid: 8 stages of 128x256x64 tiles need more than the 231424 bytes of shared memory a block can take}}
+  linalg.matmul {qimeng.tag = "mm"} ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 256, 64>, warpgroup_rows = 64, stages = 8, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
