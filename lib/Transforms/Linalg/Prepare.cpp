@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -199,6 +200,93 @@ static bool hasTransposedOperand(linalg::LinalgOp op, int64_t batch) {
   });
 }
 
+/// A contraction (matmul, batched matmul, matvec, ...) of float operands with
+/// an f16 or bf16 accumulator accumulates in f32 and is rounded once at the
+/// end, as PyTorch, cuBLAS and the tensor cores compute it (linalg's literal
+/// semantics would round every partial sum: percents off over a K of
+/// thousands): the contraction writes a fresh f32 tensor, started from the
+/// accumulator's fill value (or its widened contents), and an elementwise op
+/// rounds it into the original destination. The verifier's references take
+/// the same form, then sum in f64.
+struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+        !linalg::isaContractionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "not a contraction");
+    Value init = op.getDpsInitOperand(0)->get();
+    auto initType = cast<RankedTensorType>(init.getType());
+    Type narrow = initType.getElementType();
+    if (!narrow.isF16() && !narrow.isBF16())
+      return rewriter.notifyMatchFailure(op, "not a 16-bit accumulator");
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<FloatType>(getElementTypeOrSelf(input->get()));
+      if (!type || type.getWidth() > 32)
+        return rewriter.notifyMatchFailure(op, "not 16/32-bit float inputs");
+    }
+    if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+             .isProjectedPermutation())
+      return rewriter.notifyMatchFailure(op, "output not a projection");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    // The f32 accumulator: the fill's value widened, or the contents. Sizes
+    // are read off the fill's destination, which the fill then no longer
+    // outlives.
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    Value destination = fill ? fill.getDpsInitOperand(0)->get() : init;
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, destination);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
+    Value wideInit;
+    int64_t rank = initType.getRank();
+    auto identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    auto convert = [&](Value source, Value into, Type to) {
+      return linalg::GenericOp::create(
+                 rewriter, loc, into.getType(), source, into,
+                 ArrayRef<AffineMap>{identity, identity}, parallel,
+                 [&](OpBuilder &b, Location l, ValueRange args) {
+                   Value v =
+                       to.getIntOrFloatBitWidth() >
+                               args[0].getType().getIntOrFloatBitWidth()
+                           ? Value(arith::ExtFOp::create(b, l, to, args[0]))
+                           : Value(arith::TruncFOp::create(b, l, to, args[0]));
+                   linalg::YieldOp::create(b, l, v);
+                 })
+          .getResult(0);
+    };
+    if (fill) {
+      Value value = arith::ExtFOp::create(rewriter, loc, f32,
+                                          fill.getDpsInputOperand(0)->get());
+      wideInit = linalg::FillOp::create(rewriter, loc, value, empty)
+                     .getResult(0);
+    } else {
+      wideInit = convert(init, empty, f32);
+    }
+    auto wide = linalg::GenericOp::create(
+        rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
+        op.getIndexingMapsArray(), op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto extend = [&](Value v) {
+            return v.getType() == f32 ? v
+                                      : Value(arith::ExtFOp::create(b, l, f32,
+                                                                    v));
+          };
+          Value product = arith::MulFOp::create(b, l, extend(args[0]),
+                                                extend(args[1]));
+          linalg::YieldOp::create(
+              b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
+        });
+    wide->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, convert(wide.getResult(0), destination, narrow));
+    return success();
+  }
+};
+
 /// Gives a (batched) matmul generic whose right-hand operand is stored
 /// transposed, (n, k) instead of (k, n), a transposed copy of it
 /// (linalg.transpose into a new tensor) to read instead: the matmul plans
@@ -356,7 +444,10 @@ static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
 /// vectors, the cp.async pipeline, tensor cores) then run on every size,
 /// for a copy of A and B and one of the output.
 struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  PadMatmulToTiles(MLIRContext *ctx, bool wgmma)
+      : OpInterfaceRewritePattern(ctx), wgmma(wgmma) {}
+  /// Whether matmuls that take the wgmma plan are left alone.
+  bool wgmma;
 
   static constexpr int64_t kTileMN = 64;
   static constexpr int64_t kTileK = 32;
@@ -368,6 +459,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         op.getNumReductionLoops() != 1 ||
         !linalg::isaContractionOpInterface(op))
       return rewriter.notifyMatchFailure(op, "not a matmul");
+    if (wgmma && takesWgmma(op))
+      return rewriter.notifyMatchFailure(op, "the wgmma plan takes it");
     int64_t batch = static_cast<int64_t>(op.getNumLoops()) - 3;
     if (batch < 0 || !isRowMajorMatmul(op, batch))
       return rewriter.notifyMatchFailure(op, "not a row-major matmul");
@@ -681,9 +774,9 @@ public:
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
-                 TransposeMatmulOperand>(ctx);
+                 TransposeMatmulOperand, AccumulateInF32>(ctx);
     if (padMatmuls)
-      patterns.add<PadMatmulToTiles>(ctx);
+      patterns.add<PadMatmulToTiles>(ctx, wgmma);
     GreedyRewriteConfig config;
     config.setMaxNumRewrites(10000);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -1,5 +1,6 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare=pad-matmuls=false | FileCheck %s --check-prefix=NOPAD
+// RUN: qimeng-opt %s --split-input-file --qimeng-prepare=pad-matmuls=false | FileCheck %s --check-prefix=ACC
 // NOPAD-LABEL: func.func @pad_matmul_dynamic
 // NOPAD-NOT:   tensor.expand_shape
 // NOPAD:       linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<?x256xf32>, tensor<256x128xf32>)
@@ -189,4 +190,43 @@ func.func @pad_matmul_dynamic(%a: tensor<?x256xf32>, %b: tensor<256x128xf32>) ->
 func.func @whole_tiles(%a: tensor<128x64xf32>, %b: tensor<64x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
   return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+// A contraction into a bf16 accumulator accumulates in f32 and is rounded
+// once: the fill widened, the product summed into a fresh f32 tensor, one
+// elementwise op rounding it into the original destination (the bf16 fill is
+// gone).
+// ACC-LABEL: func.func @accumulate_bf16
+// ACC-NOT:   linalg.fill ins(%{{.+}} : bf16)
+// ACC:       %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x64xf32>
+// ACC:       %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]] : tensor<?x64xf32>)
+// ACC:       %[[MM:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<?x32xbf16>, tensor<32x64xbf16>) outs(%[[F]] : tensor<?x64xf32>)
+// ACC:         arith.extf
+// ACC:         arith.mulf {{.+}} : f32
+// ACC:         arith.addf {{.+}} : f32
+// ACC:       linalg.generic {{.+}} ins(%[[MM]] : tensor<?x64xf32>) outs(%{{.+}} : tensor<?x64xbf16>)
+// ACC:         arith.truncf {{.+}} : f32 to bf16
+func.func @accumulate_bf16(%a: tensor<?x32xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x32xbf16>
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty(%m) : tensor<?x64xbf16>
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %r = linalg.matmul ins(%a, %b : tensor<?x32xbf16>, tensor<32x64xbf16>) outs(%f : tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %r : tensor<?x64xbf16>
+}
+
+// -----
+
+// Without a fill, the f16 accumulator's contents are widened first.
+// ACC-LABEL: func.func @accumulate_f16
+// ACC:       %[[W:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<8x4xf16>) outs(%{{.+}} : tensor<8x4xf32>)
+// ACC:         arith.extf {{.+}} : f16 to f32
+// ACC:       %[[MM:.+]] = linalg.generic {{.+}} outs(%[[W]] : tensor<8x4xf32>)
+// ACC:       linalg.generic {{.+}} ins(%[[MM]] : tensor<8x4xf32>) outs(%{{.+}} : tensor<8x4xf16>)
+func.func @accumulate_f16(%a: tensor<8x16xf16>, %b: tensor<16x4xf16>, %c: tensor<8x4xf16>) -> tensor<8x4xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xf16>, tensor<16x4xf16>) outs(%c : tensor<8x4xf16>) -> tensor<8x4xf16>
+  return %r : tensor<8x4xf16>
 }

@@ -29,7 +29,10 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
   }];
   let options = [
     Option<"padMatmuls", "pad-matmuls", "bool", /*default=*/"true",
-           "Pad matmuls whose sizes the tiles do not divide">
+           "Pad matmuls whose sizes the tiles do not divide">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "The target has Hopper's wgmma: matmuls the wgmma plan takes "
+           "(takesWgmma) are not padded (TMA reads past the edges as zeros)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
