@@ -28,6 +28,15 @@ LogicalResult ScriptBuilder::precompute() {
     if (!llvm::is_contained(tagOrder, action.getTargetTag().str()))
       tagOrder.push_back(action.getTargetTag().str());
     auto tile = dyn_cast<TileOp>(action.getOperation());
+    // What the one wgmma transform needs from the other actions.
+    if (auto mma = dyn_cast<MmaOp>(action.getOperation()))
+      state.wgmma |= mma.getKind() == MmaKind::wgmma;
+    if (auto pipeline = dyn_cast<PipelineOp>(action.getOperation()))
+      state.stages = pipeline.getStages();
+    if (auto fuse = dyn_cast<FuseOp>(action.getOperation()))
+      (fuse.getKind() == FuseKind::producer ? state.wgmmaFill
+                                            : state.wgmmaConsumer) =
+          fuse.getOp().str();
     if (!tile) {
       if (state.blockTile.empty())
         return action->emitOpError()
@@ -71,6 +80,21 @@ LogicalResult ScriptBuilder::precompute() {
     slot->assign(sizes.begin(), sizes.end());
   }
   for (auto &[tag, state] : targets) {
+    // A wgmma kernel's warp tile is its consumer warpgroups' rows; its
+    // threads are those warpgroups and the producer's (emitWgmma checks).
+    if (state.wgmma) {
+      if (state.warpTile.empty() || state.blockTile.empty() ||
+          state.warpTile.front() <= 0)
+        return plan.emitOpError()
+               << "target '" << tag
+               << "' takes wgmma: it needs a warp tile (the rows of each "
+                  "consumer warpgroup)";
+      state.blockDims = {
+          (state.blockTile.front() / state.warpTile.front() + 1) * 128, 1, 1};
+      continue;
+    }
+    state.wgmmaFill.clear();
+    state.wgmmaConsumer.clear();
     // Every action checked above that the block tile came first.
     if (state.threadTile.empty() && state.warpTile.empty())
       return plan.emitOpError() << "target '" << tag
@@ -129,6 +153,16 @@ FailureOr<std::string> ScriptBuilder::build() {
     llvm::replace(comment, '\n', ' ');
     os << "    // " << comment << "\n";
     LogicalResult result = success();
+    // A wgmma target's tiles, stages and fused fill are parameters of the
+    // one transform its mma action emits.
+    if (targets[action.getTargetTag()].wgmma && !isa<MmaOp>(op)) {
+      if (isa<PromoteOp, VectorizeOp, UnrollOp>(op))
+        return op->emitOpError()
+               << "applies to '" << action.getTargetTag()
+               << "', which takes wgmma: its kernel takes tiles, a pipeline, "
+                  "a fused fill and a fused elementwise consumer only";
+      continue;
+    }
     if (auto tile = dyn_cast<TileOp>(op))
       result = emitTile(tile);
     else if (auto promote = dyn_cast<PromoteOp>(op))
@@ -165,7 +199,7 @@ FailureOr<std::string> ScriptBuilder::build() {
   // sequences).
   for (const std::string &tag : tagOrder) {
     const TargetState &state = targets[tag];
-    if (state.warpTile.empty() || !state.mmaShape.empty())
+    if (state.warpTile.empty() || !state.mmaShape.empty() || state.wgmma)
       continue;
     auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, tag));
     if (!op)

@@ -9,6 +9,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/bit.h"
 
@@ -238,10 +239,12 @@ LogicalResult ScriptBuilder::emitUnroll(UnrollOp op) {
 /// (convertToMmaSync).
 LogicalResult ScriptBuilder::emitMma(MmaOp op) {
   TargetState &state = targets[op.getTarget()];
+  if (op.getKind() == MmaKind::wgmma)
+    return emitWgmma(op, state);
   if (op.getKind() != MmaKind::mma_sync)
     return op.emitOpError() << "asks for " << stringifyMmaKind(op.getKind())
                             << "; the built-in micro-coder implements "
-                               "mma_sync only";
+                               "mma_sync and wgmma";
   // Upstream's vector-to-mma.sync conversion handles f16 operands only.
   if (op.getAType() != MmaType::f16 || op.getBType() != MmaType::f16)
     return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
@@ -266,6 +269,82 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
              << " does not divide the warp tile " << list(state.warpTile);
   state.mmaShape.assign(op.getShape().begin(), op.getShape().end());
   mmas.push_back(op);
+  return success();
+}
+
+/// Hopper: the whole matmul becomes one TMA + wgmma kernel
+/// (transform.qimeng.rewrite_matmul_as_wgmma) built from the block tile
+/// (M, N), the reduction tile (K), the warp tile (rows per consumer
+/// warpgroup), the pipeline's stages and the fill fused into it.
+LogicalResult ScriptBuilder::emitWgmma(MmaOp op, TargetState &state) {
+  auto matmul =
+      dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(kernel, op.getTarget()));
+  if (!matmul)
+    return op.emitOpError() << "computes '" << op.getTarget()
+                            << "' with wgmma, but it is not a linalg op";
+  if (std::string why = whyNotWgmma(matmul); !why.empty())
+    return op.emitOpError() << "computes '" << op.getTarget()
+                            << "' with wgmma, but " << why;
+  ArrayRef<int64_t> block = state.blockTile, reduction = state.reductionTile,
+                    warp = state.warpTile;
+  if (block.size() != 3 || block[2] != 0 || reduction.size() != 3 ||
+      reduction[0] != 0 || reduction[1] != 0 || warp.size() != 3 ||
+      warp[1] != block[1] || warp[2] != 0)
+    return op.emitOpError()
+           << "needs '" << op.getTarget()
+           << "' tiled to blocks [M, N, 0], reduction [0, 0, K] and warps "
+              "[rows, N, 0] (rows per consumer warpgroup); got blocks "
+           << list(block) << ", reduction " << list(reduction) << ", warps "
+           << list(warp);
+  if (op.getShape()[1] != block[1])
+    return op.emitOpError() << "instruction shape " << list(op.getShape())
+                            << " does not span the block tile's N of "
+                            << block[1];
+  WgmmaOptions options;
+  options.tileM = block[0];
+  options.tileN = block[1];
+  options.tileK = reduction[2];
+  options.warpgroupRows = warp[0];
+  options.stages = state.stages;
+  if (std::string why = whyNotWgmmaOptions(options); !why.empty())
+    return op.emitOpError() << "cannot build the wgmma kernel of '"
+                            << op.getTarget() << "': " << why;
+  std::string target = match(op.getTarget());
+  std::string fill;
+  if (!state.wgmmaFill.empty()) {
+    if (!isa_and_nonnull<linalg::FillOp>(
+            lookupTaggedOp(kernel, state.wgmmaFill)))
+      return op.emitOpError() << "fuses '" << state.wgmmaFill
+                              << "' into a wgmma kernel; only a linalg.fill "
+                                 "of its output can be";
+    fill = match(state.wgmmaFill);
+  }
+  std::string consumer;
+  if (!state.wgmmaConsumer.empty()) {
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(
+        lookupTaggedOp(kernel, state.wgmmaConsumer));
+    if (!generic)
+      return op.emitOpError() << "fuses '" << state.wgmmaConsumer
+                              << "' into a wgmma kernel's epilogue; only a "
+                                 "linalg.generic can be";
+    if (std::string why = whyNotWgmmaConsumer(
+            generic, matmul.getDpsInitOperand(0)->get());
+        !why.empty())
+      return op.emitOpError() << "fuses '" << state.wgmmaConsumer
+                              << "' into a wgmma kernel's epilogue, but "
+                              << why;
+    consumer = match(state.wgmmaConsumer);
+  }
+  size_t handles = 1 + !fill.empty() + !consumer.empty();
+  os << llvm::formatv(
+      "    {0} = transform.qimeng.rewrite_matmul_as_wgmma {1}{2}{3} {{tag = "
+      "{4}, tile = array<i64: {5}, {6}, {7}>, warpgroup_rows = {8} : i64, "
+      "stages = {9} : i64, group_rows = {10} : i64} : ({11}) -> "
+      "!transform.any_op\n",
+      fresh("wgmma"), target, fill.empty() ? "" : " fill " + fill,
+      consumer.empty() ? "" : " consumer " + consumer, quote(op.getTarget()),
+      options.tileM, options.tileN, options.tileK, options.warpgroupRows,
+      options.stages, options.groupRows, anyOpTypes(handles));
   return success();
 }
 

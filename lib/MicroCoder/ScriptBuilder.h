@@ -83,6 +83,13 @@ struct TargetState {
   /// Whether the block grid needs transform.qimeng.map_forall_to_grid: a
   /// dynamic number of blocks, or more than the grid's y or z takes.
   bool dynamicGrid = false;
+  /// Hopper: an mma action asks for wgmma, which one transform
+  /// (rewrite_matmul_as_wgmma) realizes from the tiles, the pipeline's
+  /// stages and the fill and elementwise consumer fused into it (their
+  /// tags; empty when none).
+  bool wgmma = false;
+  int64_t stages = 2;
+  std::string wgmmaFill, wgmmaConsumer;
 };
 
 /// Builds the transform script of one plan, action by action: the actions
@@ -165,6 +172,7 @@ private:
   LogicalResult emitUnroll(UnrollOp op);
   LogicalResult emitPipeline(PipelineOp op);
   LogicalResult emitMma(MmaOp op);
+  LogicalResult emitWgmma(MmaOp op, TargetState &state);
   LogicalResult emitFuse(FuseOp op);
   LogicalResult emitWarpFuse(FuseOp op, TargetState &host, TargetState &other,
                              linalg::LinalgOp hostOp, linalg::LinalgOp otherOp,

@@ -26,8 +26,9 @@ void ScriptBuilder::emitMapping() {
   // are QiMeng's own mapping's.
   for (auto [i, tag] : llvm::enumerate(tagOrder)) {
     const TargetState &state = targets[tag];
-    // Fused ops run in the launch of the target they were fused into.
-    if (!state.fusedInto.empty())
+    // Fused ops run in the launch of the target they were fused into; a
+    // wgmma kernel made its own.
+    if (!state.fusedInto.empty() || state.wgmma)
       continue;
     os << llvm::formatv(
         "    %launch_{0} = {5} : (!transform.any_op) -> !transform.any_op\n"

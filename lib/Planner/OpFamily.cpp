@@ -76,3 +76,23 @@ bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
   return op.getIndexingMapsArray() ==
          linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
 }
+
+bool mlir::qimeng::takesWgmma(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 3 || !hasRowMajorMatmulMaps(op) ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  auto elementOf = [](OpOperand *operand) {
+    return getElementTypeOrSelf(operand->get().getType());
+  };
+  Type lhs = elementOf(op.getDpsInputOperand(0));
+  Type rhs = elementOf(op.getDpsInputOperand(1));
+  Type acc = elementOf(op.getDpsInitOperand(0));
+  if (lhs != rhs || !(lhs.isBF16() || lhs.isF16()) ||
+      !(acc.isF32() || acc.isBF16() || acc.isF16()))
+    return false;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t n = bounds[1], k = bounds[2];
+  return !ShapedType::isDynamic(n) && !ShapedType::isDynamic(k) && n > 0 &&
+         k > 0 && n % 8 == 0 && k % 8 == 0;
+}

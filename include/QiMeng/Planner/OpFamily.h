@@ -32,6 +32,13 @@ int64_t getNumBatchLoops(linalg::LinalgOp op);
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 
+/// Whether the planner gives `op` the Hopper wgmma kernel on a GPU that has
+/// it (and `qimeng-prepare` leaves it unpadded for that): a plain row-major
+/// matmul (no batch loop) with bf16 or f16 operands of one type, an f32,
+/// bf16 or f16 result, and static N and K that are multiples of 8 (rows of
+/// A and B a multiple of 16 bytes, as TMA reads them); M may be dynamic.
+bool takesWgmma(linalg::LinalgOp op);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_PLANNER_OPFAMILY_H

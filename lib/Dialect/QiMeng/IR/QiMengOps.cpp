@@ -525,7 +525,12 @@ LogicalResult MmaOp::verifyAgainstPayload(Operation *payload, TagLookup) {
     return emitOpError() << "declares " << stringifyMmaType(getAType())
                          << " inputs, but '" << payload->getName()
                          << "' reads " << lhs << " and " << rhs;
-  if (!matches(getAccType(), out, false))
+  // wgmma kernels accumulate in f32 and convert to a 16-bit result in their
+  // epilogue.
+  bool converted = getKind() == MmaKind::wgmma &&
+                   getAccType() == MmaType::f32 &&
+                   (out.isBF16() || out.isF16());
+  if (!converted && !matches(getAccType(), out, false))
     return emitOpError() << "declares " << stringifyMmaType(getAccType())
                          << " accumulators, but '" << payload->getName()
                          << "' accumulates in " << out;

@@ -10,6 +10,7 @@
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
@@ -42,7 +43,14 @@ constexpr int64_t kMmaReductionTile = 32;
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
 /// Which matmul plan an op takes.
-enum class MatmulPath { None, TensorCore, Simt };
+enum class MatmulPath { None, Wgmma, TensorCore, Simt };
+/// Block tile M, K step, rows per consumer warpgroup and TMA stages of the
+/// wgmma plan (../shared/hopper-tensor-cores.md: 128 x 256 x 64 blocks of
+/// two consumer warpgroups and four stages ran at cuBLAS speed on the H200).
+constexpr int64_t kWgmmaTileM = 128;
+constexpr int64_t kWgmmaTileK = 64;
+constexpr int64_t kWgmmaWarpgroupRows = 64;
+constexpr int64_t kWgmmaStages = 4;
 
 /// Whether the maps of a matmul with `batch` batch loops read (m, k) and
 /// (k, n) and write (m, n) in the last two indices of each operand.
@@ -60,11 +68,16 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
              std::make_pair(m, n);
 }
 
-/// Tensor cores: f16 operands in row-major (m, k) x (k, n) order, f32
+/// wgmma on a target that has it: see takesWgmma. Tensor cores: f16
+/// operands in row-major (m, k) x (k, n) order, f32
 /// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT:
 /// f32 accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
 /// or not.
-MatmulPath getMatmulPath(linalg::LinalgOp op) {
+MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
+  // Hopper: warpgroup tensor cores fed by TMA, any M, edges by TMA's zero
+  // fill.
+  if (target.wgmma && takesWgmma(op))
+    return MatmulPath::Wgmma;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t batch = getNumBatchLoops(op);
   // Batch loops may be dynamic (one batch per block); m, n and k not.
@@ -226,6 +239,8 @@ private:
 
   LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag,
                                      int64_t batch, int64_t k);
+  LogicalResult planWgmmaMatmul(OpBuilder &b, Location loc,
+                                linalg::LinalgOp op, StringRef tag);
   LogicalResult planWarpReduction(OpBuilder &b, Location loc,
                                   linalg::LinalgOp op, StringRef tag,
                                   ArrayRef<int64_t> bounds);
@@ -258,7 +273,9 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   if (naive)
     return planParallel(b, loc, op, tag, bounds, /*vectorWidth=*/0);
   Family family = classify(op);
-  switch (getMatmulPath(op)) {
+  switch (getMatmulPath(op, target)) {
+  case MatmulPath::Wgmma:
+    return planWgmmaMatmul(b, loc, op, tag);
   case MatmulPath::TensorCore:
     return planTensorCoreMatmul(b, loc, tag, getNumBatchLoops(op),
                                 bounds.back());
@@ -391,7 +408,28 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
            });
   };
   for (linalg::LinalgOp op : roots) {
-    if (getMatmulPath(op) != MatmulPath::Simt || op->getNumResults() != 1)
+    if (getMatmulPath(op, target) == MatmulPath::Wgmma &&
+        op->getNumResults() == 1) {
+      // The wgmma kernel starts its accumulators from the fill's value.
+      auto fill =
+          op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+      if (fill && fill->hasOneUse() && isRoot.contains(fill) &&
+          !fusions.count(fill))
+        fusions[fill] = {op, FuseKind::producer};
+      // The elementwise op on its result runs in its epilogue (the rounding
+      // to a 16-bit result, bias, activation, ...).
+      Value result = op->getResult(0);
+      if (result.hasOneUse()) {
+        auto user = dyn_cast<linalg::GenericOp>(result.getUses().begin()->getOwner());
+        if (user && isRoot.contains(user) && !fusions.count(user) &&
+            user->getNumResults() == 1 &&
+            whyNotWgmmaConsumer(user, result).empty())
+          fusions[user] = {op, FuseKind::consumer};
+      }
+      continue;
+    }
+    if (getMatmulPath(op, target) != MatmulPath::Simt ||
+        op->getNumResults() != 1)
       continue;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     // Sibling loops over a dynamic batch cannot be proven to match.
@@ -437,6 +475,40 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   // A pipeline needs two K steps or more.
   if (k / kMmaReductionTile >= 2)
     PipelineOp::create(b, loc, tag, /*stages=*/2);
+  return success();
+}
+
+/// Hopper: one warp-specialized TMA + wgmma kernel (docs/planner.md): block
+/// tiles of 128 x BN, K step 64, two consumer warpgroups of 64 rows, four
+/// stages. BN is 256 when N takes it and the 128 x 256 blocks still give
+/// every SM one (a dynamic M counts as enough), else 128 (64 for N <= 64).
+LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
+                                       linalg::LinalgOp op, StringRef tag) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t m = bounds[0], n = bounds[1];
+  int64_t tileN = n <= 64 ? 64 : 128;
+  if (n >= 256) {
+    int64_t blocks = llvm::divideCeil(n, 256) *
+                     (ShapedType::isDynamic(m)
+                          ? target.numSMs
+                          : llvm::divideCeil(m, kWgmmaTileM));
+    if (blocks >= target.numSMs)
+      tileN = 256;
+  }
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr({kWgmmaTileM, tileN, 0}),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, kWgmmaTileK}),
+                 TileLevel::reduction, nullptr);
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr({kWgmmaWarpgroupRows, tileN, 0}),
+                 TileLevel::warp, nullptr);
+  MmaType in = getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isBF16()
+                   ? MmaType::bf16
+                   : MmaType::f16;
+  MmaOp::create(b, loc, tag, MmaKind::wgmma, ArrayRef<int64_t>{64, tileN, 16},
+                in, in, MmaType::f32);
+  PipelineOp::create(b, loc, tag, kWgmmaStages);
   return success();
 }
 
@@ -786,7 +858,7 @@ private:
         fused.insert(fusion.host);
       }
       for (linalg::LinalgOp op : roots)
-        if (getMatmulPath(op) != MatmulPath::None)
+        if (getMatmulPath(op, planner.getTarget()) != MatmulPath::None)
           fused.insert(op);
       rowGroups = findRowGroups(
           roots,
@@ -811,6 +883,10 @@ private:
                                            *row->second)
           : fusion == fusions.end()
               ? planner.plan(builder, op.getLoc(), op, tagOf(op))
+          // A fill the wgmma kernel folds in has no actions of its own.
+          : getMatmulPath(fusion->second.host, planner.getTarget()) ==
+                  MatmulPath::Wgmma
+              ? success()
               : planner.planFused(builder, op.getLoc(), tagOf(op),
                                   getSimtMatmulTiles(
                                       fusion->second.host.getStaticLoopRanges(),

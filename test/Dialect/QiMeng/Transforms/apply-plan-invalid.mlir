@@ -153,7 +153,7 @@ qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [32, 32, 0] to warp
   qimeng.vectorize "mm" width 4
-  // expected-error @+1 {{asks for wmma; the built-in micro-coder implements mma_sync only}}
+  // expected-error @+1 {{asks for wmma; the built-in micro-coder implements mma_sync and wgmma}}
   qimeng.mma "mm" wmma [16, 16, 16] (f16, f16) -> f32
 }
 
@@ -436,4 +436,65 @@ func.func @m(%X: memref<64x256xf32>, %Y: memref<64xf32>) {
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "r" [8, 0] to block
   qimeng.tile "r" [1, 0] to warp
+}
+
+// -----
+
+// wgmma needs bf16 or f16 operands.
+func.func @m(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [128, 128, 0] to block
+  qimeng.tile "mm" [0, 0, 64] to reduction
+  qimeng.tile "mm" [64, 128, 0] to warp
+  // expected-error @+1 {{declares f16 inputs, but 'linalg.matmul' reads 'f32' and 'f32'}}
+  qimeng.mma "mm" wgmma [64, 128, 16] (f16, f16) -> f32
+}
+
+// -----
+
+// A wgmma kernel's K tile is one 128-byte swizzle row (64 x 16 bits).
+func.func @m(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [128, 128, 0] to block
+  qimeng.tile "mm" [0, 0, 32] to reduction
+  qimeng.tile "mm" [64, 128, 0] to warp
+  // expected-error @+1 {{cannot build the wgmma kernel of 'mm': the K tile must be 64 (one 128-byte swizzle row)}}
+  qimeng.mma "mm" wgmma [64, 128, 16] (f16, f16) -> f32
+}
+
+// -----
+
+// Nothing else applies to a wgmma target.
+func.func @m(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [128, 128, 0] to block
+  qimeng.tile "mm" [0, 0, 64] to reduction
+  // expected-error @+1 {{applies to 'mm', which takes wgmma: its kernel takes tiles, a pipeline, a fused fill and a fused elementwise consumer only}}
+  qimeng.promote "mm" operands [0, 1]
+  qimeng.tile "mm" [64, 128, 0] to warp
+  qimeng.mma "mm" wgmma [64, 128, 16] (f16, f16) -> f32
+}
+
+// -----
+
+// Rows TMA cannot read: 100 bf16 (200 bytes) apart.
+func.func @m(%A: memref<256x100xbf16>, %B: memref<100x256xbf16>, %C: memref<256x256xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x100xbf16>, memref<100x256xbf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+qimeng.plan @m provenance "builtin" {
+  qimeng.tile "mm" [128, 128, 0] to block
+  qimeng.tile "mm" [0, 0, 64] to reduction
+  qimeng.tile "mm" [64, 128, 0] to warp
+  // expected-error @+1 {{computes 'mm' with wgmma, but rows of A or B are not a multiple of 16 bytes apart (TMA needs K and N to be multiples of 8)}}
+  qimeng.mma "mm" wgmma [64, 128, 16] (bf16, bf16) -> f32
 }

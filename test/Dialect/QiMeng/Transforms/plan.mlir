@@ -265,59 +265,6 @@ func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
 
 // -----
 
-// f16 inputs with f32 accumulation, row-major and whole tiles: tensor cores
-// (64x64 blocks of four 32x32 warps, K step 32, mma.sync m16n8k16, 2-stage
-// pipeline).
-// CHECK-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
-// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
-// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 32] to reduction
-// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
-// CHECK-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
-// CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
-// CHECK-NEXT:    qimeng.mma "matmul0" mma_sync [16, 8, 16] (f16, f16) -> f32
-// CHECK-NEXT:    qimeng.pipeline "matmul0" stages 2
-// CHECK-NEXT:  }
-#mk = affine_map<(m, n, k) -> (m, k)>
-#kn = affine_map<(m, n, k) -> (k, n)>
-#mn = affine_map<(m, n, k) -> (m, n)>
-func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
-  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>) {
-  ^bb0(%x: f16, %y: f16, %z: f32):
-    %xf = arith.extf %x : f16 to f32
-    %yf = arith.extf %y : f16 to f32
-    %p = arith.mulf %xf, %yf : f32
-    %s = arith.addf %z, %p : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-
-// -----
-
-// bf16 inputs (no tensor-core path upstream) and f16 with a transposed operand
-// take the SIMT matmul path.
-// CHECK-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
-// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
-// CHECK-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
-// CHECK-NEXT:    qimeng.promote "matmul0" operands [0, 1]
-// CHECK-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
-// CHECK-NEXT:    qimeng.vectorize "matmul0" width 4
-// CHECK-NEXT:    qimeng.pipeline "matmul0" stages 2
-// CHECK-NEXT:  }
-// CHECK-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {
-// CHECK-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
-// CHECK-NOT:     qimeng.mma
-// CHECK:         qimeng.tile "matmul0" [4, 4, 0] to thread
-func.func @matmul_bf16(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
-  linalg.matmul ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
-  return
-}
-func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
-  return
-}
 
 // -----
 

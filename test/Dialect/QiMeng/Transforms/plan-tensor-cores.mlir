@@ -1,0 +1,113 @@
+// The tensor-core plans per target: mma.sync on sm_80 (and the SIMT plan
+// for what it does not take), wgmma on sm_90.
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan=target=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan=target=sm_90 | FileCheck %s --check-prefix=SM90
+
+// f16 inputs with f32 accumulation, row-major and whole tiles: tensor cores
+// (64x64 blocks of four 32x32 warps, K step 32, mma.sync m16n8k16, 2-stage
+// pipeline).
+// SM80-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 32] to reduction
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
+// SM80-NEXT:    qimeng.vectorize "matmul0" width 4
+// SM80-NEXT:    qimeng.mma "matmul0" mma_sync [16, 8, 16] (f16, f16) -> f32
+// SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
+// SM80-NEXT:  }
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// bf16 inputs (no tensor-core path upstream) and f16 with a transposed operand
+// take the SIMT matmul path.
+// SM80-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// SM80-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
+// SM80-NEXT:    qimeng.vectorize "matmul0" width 4
+// SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
+// SM80-NEXT:  }
+// SM80-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NOT:     qimeng.mma
+// SM80:         qimeng.tile "matmul0" [4, 4, 0] to thread
+func.func @matmul_bf16(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %C: memref<256x256xf32>) {
+  linalg.matmul ins(%A, %B : memref<256x256xbf16>, memref<256x256xbf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// On sm_90 all three take the wgmma kernel: 128x128 blocks (256 x 256
+// outputs give too few 128x256 blocks for the SMs), K step 64, consumer
+// warpgroups of 64 rows, 4 TMA stages; B stored (n, k) is not taken yet
+// (qimeng-prepare transposes it into a copy first).
+// SM90-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM90-NEXT:    qimeng.tile "matmul0" [128, 128, 0] to block
+// SM90-NEXT:    qimeng.tile "matmul0" [0, 0, 64] to reduction
+// SM90-NEXT:    qimeng.tile "matmul0" [64, 128, 0] to warp
+// SM90-NEXT:    qimeng.mma "matmul0" wgmma [64, 128, 16] (f16, f16) -> f32
+// SM90-NEXT:    qimeng.pipeline "matmul0" stages 4
+// SM90-NEXT:  }
+// SM90-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM90:         qimeng.mma "matmul0" wgmma [64, 128, 16] (bf16, bf16) -> f32
+// SM90-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {
+// SM90-NOT:     wgmma
+// SM90:       }
+
+// -----
+
+// wgmma takes any M (dynamic here), 16-bit results (bf16 out: f32
+// accumulators rounded once), 128x256 blocks when N gives the SMs enough of
+// them, and folds the accumulator's fill; N or K not a multiple of 8 (rows
+// TMA cannot read) and batched matmuls take other plans.
+// SM90-LABEL: qimeng.plan @linear provenance "builtin" attributes {qimeng.replaceable} {
+// SM90-NEXT:    qimeng.tile "matmul0" [128, 256, 0] to block
+// SM90-NEXT:    qimeng.tile "matmul0" [0, 0, 64] to reduction
+// SM90-NEXT:    qimeng.tile "matmul0" [64, 256, 0] to warp
+// SM90-NEXT:    qimeng.mma "matmul0" wgmma [64, 256, 16] (bf16, bf16) -> f32
+// SM90-NEXT:    qimeng.pipeline "matmul0" stages 4
+// SM90-NEXT:    qimeng.fuse "matmul0" producer "fill0"
+// SM90-NEXT:  }
+// SM90-LABEL: qimeng.plan @odd_k provenance "builtin"
+// SM90-NOT:     wgmma
+// SM90:       }
+// SM90-LABEL: qimeng.plan @batched provenance "builtin"
+// SM90-NOT:     wgmma
+// SM90:       }
+func.func @linear(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<?x4096xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
+  %zero = arith.constant 0.0 : bf16
+  %e = tensor.empty(%m) : tensor<?x4096xbf16>
+  %f = linalg.fill ins(%zero : bf16) outs(%e : tensor<?x4096xbf16>) -> tensor<?x4096xbf16>
+  %r = linalg.matmul ins(%x, %w : tensor<?x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xbf16>) -> tensor<?x4096xbf16>
+  return %r : tensor<?x4096xbf16>
+}
+func.func @odd_k(%a: memref<256x100xbf16>, %b: memref<100x256xbf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x100xbf16>, memref<100x256xbf16>) outs(%c : memref<256x256xf32>)
+  return
+}
+func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: memref<4x256x256xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x256x256xf16>, memref<4x256x256xf16>) outs(%c : memref<4x256x256xf32>)
+  return
+}
