@@ -27,6 +27,8 @@ import time
 EXTRA_FLAGS = {
     "elementwise_dynamic_batch": ["--shape=0=4096", "--shape=1=4096"],
     "dynamic_returned": ["--shape=0=3001x1024"],
+    "matmul_bf16_dynamic": ["--shape=0=777"],
+    "linear_bf16_bias_gelu": ["--shape=0=1000"],
 }
 
 FAMILIES = [

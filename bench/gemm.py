@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""The 16-bit GEMM level: QiMeng's bf16/f16 matmuls against cuBLAS.
+
+Runs on a GPU machine with PyTorch and NumPy, with QiMeng's tools from the
+GPU pack (scripts/pack.sh) or a build:
+
+    python3 bench/gemm.py [--bin DIR] [--problems 'bf16-sq-4096,*8192*']
+                          [--out gemm.json] [--runs 50] [--no-check]
+
+Each problem is a matmul written the way torch-mlir writes torch.matmul on
+16-bit tensors: `linalg.matmul` into a zero-filled `tensor.empty`, the
+result returned (bf16 in, bf16 out unless said otherwise; a dynamic M where
+the problem says so). For each one:
+  1. compile with the default `qimeng-opt --llm-plan --lower-to-nvvm`
+     (built-in planner; on sm_90 the wgmma plan);
+  2. correctness against PyTorch: inputs drawn with torch.randn (rounded to
+     the 16-bit type), QiMeng's result compared with the fp32 product
+     (A.float() @ B.float()) within the output type's rounding:
+     |got - ref| <= 2^-7 |ref| + 1e-2 rms(ref) (bf16; 2^-10 for f16);
+  3. timing on those same inputs (tensor-core power, so the clock, depends
+     on the data): cuBLAS (torch.matmul on the 16-bit tensors), QiMeng
+     (`qimeng-run --time`), cuBLAS again; each by the protocol of
+     bench/run.py (CUDA events, L2 flushed before each call, median). The
+     QiMeng figure is compared with the mean of the two cuBLAS medians and
+     both are reported.
+
+Results go to a JSON file (rewritten after each problem) and a Markdown table
+on stdout.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run as harness  # noqa: E402
+
+# (name, M, N, K, input type, output type, dynamic M)
+PROBLEMS = [
+    ("bf16-sq-4096", 4096, 4096, 4096, "bf16", "bf16", False),
+    ("bf16-sq-8192", 8192, 8192, 8192, "bf16", "bf16", False),
+    ("f16-sq-4096", 4096, 4096, 4096, "f16", "f16", False),
+    ("f16-sq-8192", 8192, 8192, 8192, "f16", "f16", False),
+    # Irregular: no size a multiple of the 128 x 256 x 64 tile.
+    ("bf16-irregular-3000x5000x4000", 3000, 5000, 4000, "bf16", "bf16", False),
+    ("bf16-irregular-1000x1544x1000-dynM", 1000, 1544, 1000, "bf16", "bf16",
+     True),
+    # Linear layers of Llama-2-7B (4096 tokens): MLP up and down, attention
+    # output projection; the batch of tokens dynamic as torch-mlir exports
+    # it.
+    ("bf16-llama7b-mlp-up", 4096, 11008, 4096, "bf16", "bf16", True),
+    ("bf16-llama7b-mlp-down", 4096, 4096, 11008, "bf16", "bf16", True),
+    ("bf16-llama7b-attn-out-f32", 4096, 4096, 4096, "bf16", "f32", True),
+]
+# Fused: y = gelu_tanh(x @ w + b), bf16 throughout (nn.Linear + nn.GELU as
+# torch-mlir writes them on bf16 tensors; the file is
+# examples/linear_bf16_bias_gelu.mlir with these sizes), against eager
+# PyTorch and torch.compile of the same function. (name, M, N, K)
+FUSED = [
+    ("bf16-linear-bias-gelu-4096x4096x1024", 4096, 4096, 1024),
+    ("bf16-linear-bias-gelu-8192x11008x4096", 8192, 11008, 4096),
+]
+
+MLIR_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "f32"}
+
+
+def write_problem(path, m, n, k, tin, tout, dynamic):
+    rows = "?" if dynamic else str(m)
+    a = "tensor<%sx%dx%s>" % (rows, k, tin)
+    b = "tensor<%dx%dx%s>" % (k, n, tin)
+    c = "tensor<%sx%dx%s>" % (rows, n, tout)
+    empty = ("%%c0 = arith.constant 0 : index\n"
+             "  %%m = tensor.dim %%A, %%c0 : %s\n"
+             "  %%empty = tensor.empty(%%m) : %s\n" % (a, c)) if dynamic \
+        else "%%empty = tensor.empty() : %s\n" % c
+    with open(path, "w") as f:
+        f.write("""func.func @gemm(%%A: %(a)s, %%B: %(b)s) -> %(c)s {
+  %(empty)s  %%zero = arith.constant 0.0 : %(tout)s
+  %%acc = linalg.fill ins(%%zero : %(tout)s) outs(%%empty : %(c)s) -> %(c)s
+  %%r = linalg.matmul ins(%%A, %%B : %(a)s, %(b)s) outs(%%acc : %(c)s) -> %(c)s
+  return %%r : %(c)s
+}
+""" % {"a": a, "b": b, "c": c, "empty": empty, "tout": tout})
+
+
+def compare(entry, out_dir, ref, rel, numpy, torch):
+    """Whether QiMeng's result0.npy in `out_dir` is within rel |ref| +
+    1e-2 rms(ref) of `ref` everywhere (and has no NaN); records the largest
+    error over rms(ref), and the first wrong element, in `entry`."""
+    got = torch.from_numpy(numpy.load(os.path.join(out_dir, "result0.npy")))
+    scale = ref.pow(2).mean().sqrt().item()
+    diff = (got.float() - ref).abs()
+    bad = (diff > rel * ref.abs() + 1e-2 * scale) | torch.isnan(got)
+    entry["max_err_over_rms"] = diff.max().item() / scale
+    entry["correct"] = not bool(bad.any())
+    if not entry["correct"]:
+        at = tuple(bad.nonzero()[0].tolist())
+        entry["error"] = "wrong at %s: got %g, expected %g" % (
+            at, got[at].item(), ref[at].item())
+    return entry["correct"]
+
+
+def bench(problem, tools, args, numpy, torch):
+    name, m, n, k, tin, tout, dynamic = problem
+    entry = {"name": name, "m": m, "n": n, "k": k, "input": tin,
+             "output": tout, "dynamic_m": dynamic, "flops": 2 * m * n * k}
+    work = tempfile.mkdtemp(prefix="qimeng-gemm-")
+    source = os.path.join(work, "gemm.mlir")
+    write_problem(source, m, n, k, tin, tout, dynamic)
+    compiled = os.path.join(work, "compiled.mlir")
+    report = os.path.join(work, "compile.json")
+    code, _, err, seconds = harness.run(
+        [tools["qimeng-opt"], source, "--llm-plan", "--lower-to-nvvm",
+         "--tuning-db=off", "--qimeng-report=" + report, "-o", compiled], 900)
+    entry["compile_s"] = round(seconds, 2)
+    if code != 0:
+        entry["error"] = "compile: " + harness.last_line(err)
+        return entry
+    try:
+        with open(report) as f:
+            entry["plan"] = json.load(f)["kernels"]["gemm"].get("plan")
+    except (OSError, ValueError, KeyError):
+        pass
+    dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[tin]
+    gen = torch.Generator().manual_seed(1)
+    a = torch.randn(m, k, generator=gen).to(dtype)
+    b = torch.randn(k, n, generator=gen).to(dtype)
+    paths = []
+    for i, t in enumerate((a, b)):
+        path = os.path.join(work, "in%d.npy" % i)
+        # bf16 travels as float32 (NumPy has no bf16), f16 as itself.
+        numpy.save(path, t.numpy() if tin == "f16" else t.float().numpy())
+        paths.append("--input=%d=%s" % (i, path))
+    ga, gb = a.cuda(), b.cuda()
+    if args.check:
+        out_dir = os.path.join(work, "out")
+        code, _, err, _ = harness.run(
+            [tools["qimeng-run"], compiled, "--poison", "--output-dir=" + out_dir]
+            + paths, 900)
+        if code != 0:
+            entry["error"] = "run: " + harness.last_line(err)
+            return entry
+        rel = {"bf16": 2.0 ** -7, "f16": 2.0 ** -10, "f32": 1e-5}[tout]
+        if not compare(entry, out_dir, (ga.float() @ gb.float()).cpu(), rel,
+                       numpy, torch):
+            return entry
+    # cuBLAS on the same operands; an f32 result through its out_dtype
+    # (bf16 in, f32 out) where this PyTorch has it.
+    matmul = torch.matmul
+    entry["cublas_form"] = "torch.matmul"
+    if tout == "f32":
+        try:
+            torch.mm(ga[:8, :8], gb[:8, :8], out_dtype=torch.float32)
+            matmul = lambda x, y: torch.mm(x, y, out_dtype=torch.float32)  # noqa: E731
+            entry["cublas_form"] = "torch.mm(out_dtype=float32)"
+        except (TypeError, RuntimeError):
+            entry["cublas_form"] = "torch.matmul (16-bit result)"
+    cublas = [harness.time_torch(matmul, [ga, gb], args.warmup, args.runs,
+                                 torch)]
+    timing_report = os.path.join(work, "time.json")
+    code, _, err, _ = harness.run(
+        [tools["qimeng-run"], compiled, "--time", "--warmup=%d" % args.warmup,
+         "--runs=%d" % args.runs, "--report=" + timing_report] + paths, 900)
+    if code != 0:
+        entry["error"] = "time: " + harness.last_line(err)
+        return entry
+    with open(timing_report) as f:
+        timing = json.load(f)["timing"]
+    cublas.append(harness.time_torch(matmul, [ga, gb], args.warmup, args.runs,
+                                     torch))
+    entry["qimeng_ms"] = timing["median_ms"]
+    entry["cublas_ms"] = [c["median_ms"] for c in cublas]
+    cublas_ms = sum(entry["cublas_ms"]) / len(cublas)
+    entry["qimeng_tflops"] = entry["flops"] / (timing["median_ms"] * 1e9)
+    entry["cublas_tflops"] = [entry["flops"] / (t * 1e9)
+                              for t in entry["cublas_ms"]]
+    entry["fraction_of_cublas"] = cublas_ms / timing["median_ms"]
+    return entry
+
+
+def write_fused(path, n, k):
+    with open(os.path.join(HERE, "..", "examples",
+                           "linear_bf16_bias_gelu.mlir")) as f:
+        text = f.read()
+    # The example's sizes: K = 1024, N = 4096 (in its types only).
+    text = text.replace("1024x", "@K@x").replace("x4096x", "x@N@x")
+    text = text.replace("<4096x", "<@N@x")
+    text = text.replace("@K@", str(k)).replace("@N@", str(n))
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def bench_fused(problem, tools, args, numpy, torch):
+    name, m, n, k = problem
+    entry = {"name": name, "m": m, "n": n, "k": k, "input": "bf16",
+             "output": "bf16", "dynamic_m": True, "fused": "bias+gelu_tanh",
+             "flops": 2 * m * n * k}
+    work = tempfile.mkdtemp(prefix="qimeng-gemm-")
+    source = os.path.join(work, "fused.mlir")
+    write_fused(source, n, k)
+    compiled = os.path.join(work, "compiled.mlir")
+    code, _, err, seconds = harness.run(
+        [tools["qimeng-opt"], source, "--llm-plan", "--lower-to-nvvm",
+         "--tuning-db=off", "-o", compiled], 900)
+    entry["compile_s"] = round(seconds, 2)
+    if code != 0:
+        entry["error"] = "compile: " + harness.last_line(err)
+        return entry
+    entry["kernels"] = open(compiled).read().count("gpu.launch_func")
+    gen = torch.Generator().manual_seed(2)
+    x = torch.randn(m, k, generator=gen).to(torch.bfloat16)
+    w = (torch.randn(k, n, generator=gen) / k ** 0.5).to(torch.bfloat16)
+    b = torch.randn(n, generator=gen).to(torch.bfloat16)
+    paths = []
+    for i, t in enumerate((x, w, b)):
+        path = os.path.join(work, "in%d.npy" % i)
+        numpy.save(path, t.float().numpy())
+        paths.append("--input=%d=%s" % (i, path))
+    gx, gw, gb = x.cuda(), w.cuda(), b.cuda()
+
+    def fn(a, wt, bias):
+        return torch.nn.functional.gelu(a @ wt + bias, approximate="tanh")
+
+    if args.check:
+        out_dir = os.path.join(work, "out")
+        code, _, err, _ = harness.run(
+            [tools["qimeng-run"], compiled, "--poison", "--shape=0=%d" % m,
+             "--output-dir=" + out_dir] + paths, 900)
+        if code != 0:
+            entry["error"] = "run: " + harness.last_line(err)
+            return entry
+        # The matmul result is rounded to bf16 before bias and GELU.
+        if not compare(entry, out_dir, fn(gx.float(), gw.float(),
+                                          gb.float()).cpu(), 2.0 ** -6,
+                       numpy, torch):
+            return entry
+    compiled_fn = torch.compile(fn)
+    compiled_fn(gx, gw, gb)
+    eager = harness.time_torch(fn, [gx, gw, gb], args.warmup, args.runs, torch)
+    inductor = harness.time_torch(compiled_fn, [gx, gw, gb], args.warmup,
+                                  args.runs, torch)
+    timing_report = os.path.join(work, "time.json")
+    code, _, err, _ = harness.run(
+        [tools["qimeng-run"], compiled, "--time", "--shape=0=%d" % m,
+         "--warmup=%d" % args.warmup, "--runs=%d" % args.runs,
+         "--report=" + timing_report] + paths, 900)
+    if code != 0:
+        entry["error"] = "time: " + harness.last_line(err)
+        return entry
+    with open(timing_report) as f:
+        entry["qimeng_ms"] = json.load(f)["timing"]["median_ms"]
+    entry["eager_ms"] = eager["median_ms"]
+    entry["compile_ms"] = inductor["median_ms"]
+    entry["qimeng_tflops"] = entry["flops"] / (entry["qimeng_ms"] * 1e9)
+    entry["speedup_vs_compile"] = inductor["median_ms"] / entry["qimeng_ms"]
+    entry["speedup_vs_eager"] = eager["median_ms"] / entry["qimeng_ms"]
+    return entry
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default="")
+    ap.add_argument("--problems", default="*")
+    ap.add_argument("--out", default="gemm-results.json")
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--no-check", dest="check", action="store_false")
+    args = ap.parse_args()
+    tools = {t: harness.find_tool(t, args.bin)
+             for t in ("qimeng-opt", "qimeng-run")}
+    numpy, torch = harness.torch_modules()
+    patterns = args.problems.split(",")
+    results = {"environment": harness.environment(torch, tools),
+               "problems": []}
+    for problem in PROBLEMS:
+        if not any(fnmatch.fnmatch(problem[0], p) for p in patterns):
+            continue
+        entry = bench(problem, tools, args, numpy, torch)
+        results["problems"].append(entry)
+        with open(args.out, "w") as f:
+            json.dump(results, f, indent=1)
+        print(json.dumps(entry), flush=True)
+    for problem in FUSED:
+        if not any(fnmatch.fnmatch(problem[0], p) for p in patterns):
+            continue
+        entry = bench_fused(problem, tools, args, numpy, torch)
+        results.setdefault("fused", []).append(entry)
+        with open(args.out, "w") as f:
+            json.dump(results, f, indent=1)
+        print(json.dumps(entry), flush=True)
+    print("\n| problem | M x N x K | in -> out | correct | QiMeng ms | "
+          "TFLOP/s | cuBLAS ms (before, after) | cuBLAS TFLOP/s | "
+          "% of cuBLAS |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for e in results["problems"]:
+        if "qimeng_ms" not in e:
+            print("| %s | %dx%dx%d | %s -> %s | %s | - | - | - | - | - |" % (
+                e["name"], e["m"], e["n"], e["k"], e["input"], e["output"],
+                e.get("error", "?")))
+            continue
+        print("| %s | %dx%dx%d%s | %s -> %s | %s | %.3f | %.0f | %.3f, %.3f | "
+              "%.0f-%.0f | %.0f %% |" % (
+                  e["name"], e["m"], e["n"], e["k"],
+                  " (M dynamic)" if e["dynamic_m"] else "", e["input"],
+                  e["output"], "yes" if e.get("correct") else "not checked",
+                  e["qimeng_ms"], e["qimeng_tflops"], e["cublas_ms"][0],
+                  e["cublas_ms"][1], min(e["cublas_tflops"]),
+                  max(e["cublas_tflops"]), 100 * e["fraction_of_cublas"]))
+    print("\n| fused problem | M x N x K | kernels | correct | QiMeng ms | "
+          "eager ms | torch.compile ms | vs eager | vs compile |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for e in results.get("fused", []):
+        if "qimeng_ms" not in e:
+            print("| %s | %dx%dx%d | - | %s | - | - | - | - | - |" % (
+                e["name"], e["m"], e["n"], e["k"], e.get("error", "?")))
+            continue
+        print("| %s | %dx%dx%d | %d | %s | %.3f | %.3f | %.3f | %.2fx | "
+              "%.2fx |" % (e["name"], e["m"], e["n"], e["k"], e["kernels"],
+                           "yes" if e.get("correct") else "not checked",
+                           e["qimeng_ms"], e["eager_ms"], e["compile_ms"],
+                           e["speedup_vs_eager"], e["speedup_vs_compile"]))
+
+
+if __name__ == "__main__":
+    main()
+
