@@ -18,7 +18,17 @@ struct TargetPlan {
   SmallVector<int64_t> blockTile, reductionTile, threadTile, warpTile;
   SmallVector<int64_t> promoted;
   int64_t stages = 1, unroll = 1;
+  /// An mma action asks for wgmma (one TMA + wgmma kernel: its own threads,
+  /// dynamic shared memory and registers).
+  bool wgmma = false;
 };
+
+/// Dynamic shared memory a block may take on sm_90 (227 KB), less the 1 KB
+/// of static shared memory a wgmma kernel also has.
+constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024 - 1024;
+/// Registers of a wgmma consumer thread (setmaxnreg with two consumer
+/// warpgroups; 255 with one).
+constexpr int64_t kWgmmaConsumerRegisters = 232;
 
 /// Registers an estimate counts for indices, pointers and loop state.
 constexpr int64_t kBaseRegisters = 24;
@@ -62,6 +72,8 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
       state(pipeline.getTarget()).stages = pipeline.getStages();
     } else if (auto unroll = dyn_cast<UnrollOp>(action)) {
       state(unroll.getTarget()).unroll *= unroll.getFactor();
+    } else if (auto mma = dyn_cast<MmaOp>(action)) {
+      state(mma.getTarget()).wgmma |= mma.getKind() == MmaKind::wgmma;
     }
   }
 
@@ -77,6 +89,42 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
     };
     TargetResources r;
     r.target = tag;
+    // A wgmma kernel: (block rows / warpgroup rows) consumer warpgroups and
+    // a producer, its stages of A and B tiles (bf16/f16) in dynamic shared
+    // memory, a consumer's share of the f32 accumulator tile in registers
+    // (the micro-coder checks the rest of its shape).
+    if (t.wgmma) {
+      int64_t bm = at(t.blockTile, 0), bn = at(t.blockTile, 1);
+      int64_t bk = at(t.reductionTile, 2), rows = at(t.warpTile, 0);
+      if (bm <= 0 || bn <= 0 || bk <= 0 || rows <= 0 || bm % rows != 0) {
+        problems.push_back(llvm::formatv(
+            "'{0}': a wgmma plan needs block [M, N, 0], reduction [0, 0, K] "
+            "and warp [rows, N, 0] tiles, the rows dividing M",
+            tag));
+        continue;
+      }
+      int64_t consumers = bm / rows;
+      r.threadsPerBlock = (consumers + 1) * 128;
+      r.sharedBytes = std::max(std::max<int64_t>(2, t.stages) * (bm + bn) *
+                                   bk * 2,
+                               bm * bn * 4);
+      r.registersPerThread = kBaseRegisters + rows * bn / 128;
+      if (r.sharedBytes > kMaxWgmmaSharedBytes)
+        problems.push_back(llvm::formatv(
+            "'{0}': {1} bytes of dynamic shared memory per block ({2} "
+            "stages of {3}x{4}x{5} tiles), more than the {6} a block may take",
+            tag, r.sharedBytes, t.stages, bm, bn, bk, kMaxWgmmaSharedBytes));
+      int64_t limit = consumers == 2 ? kWgmmaConsumerRegisters
+                                     : kMaxRegistersPerThread;
+      if (r.registersPerThread > limit)
+        problems.push_back(llvm::formatv(
+            "'{0}': about {1} registers per consumer thread ({2}x{3} f32 "
+            "accumulators per warpgroup), more than the {4} it has",
+            tag, r.registersPerThread, rows, bn, limit));
+      if (resources)
+        resources->push_back(r);
+      continue;
+    }
 
     // Block tiles within the loops.
     SmallVector<int64_t> block(extents);

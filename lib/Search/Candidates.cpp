@@ -232,6 +232,88 @@ void addPipelineMoves(const llvm::json::Array &base, const std::string &host,
   }
 }
 
+/// Whether `host` computes on wgmma (one TMA + wgmma kernel, whose shape
+/// the wgmma moves change as a whole).
+bool takesWgmmaMoves(const llvm::json::Array &base, const std::string &host) {
+  for (size_t i : findActions(base, "mma", host))
+    if (getString(base[i], "kind") == "wgmma")
+      return true;
+  return false;
+}
+
+/// Moves on a wgmma kernel: the block's N (128 <-> 256, with the warp tile
+/// and the instruction), its consumer warpgroups (64-row warp tiles, two
+/// consumers, <-> 128-row ones, one) and its stages (one more or fewer, two
+/// at least, up to 6).
+void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
+                   std::vector<Move> &moves) {
+  auto setSize = [](llvm::json::Value &action, llvm::StringRef key, size_t d,
+                    int64_t value) {
+    llvm::json::Array *list = action.getAsObject()->getArray(key);
+    if (!list || d >= list->size())
+      return false;
+    (*list)[d] = value;
+    return true;
+  };
+  auto sizeOf = [&](llvm::StringRef level, size_t d) -> int64_t {
+    SmallVector<size_t> at = findActions(base, "tile", host, level);
+    if (at.size() != 1)
+      return 0;
+    llvm::json::Value action = base[at.front()];
+    const llvm::json::Array *list = getSizes(action);
+    if (!list || d >= list->size())
+      return 0;
+    return (*list)[d].getAsInteger().value_or(0);
+  };
+  int64_t n = sizeOf("block", 1), rows = sizeOf("warp", 0);
+  if (n == 128 || n == 256) {
+    int64_t changed = n == 128 ? 256 : 128;
+    moves.push_back(
+        {llvm::formatv("{0} wgmma N {1}->{2}", host, n, changed).str(),
+         [host, changed, setSize](llvm::json::Array &actions) {
+           SmallVector<size_t> block = findActions(actions, "tile", host, "block");
+           SmallVector<size_t> warp = findActions(actions, "tile", host, "warp");
+           SmallVector<size_t> mma = findActions(actions, "mma", host);
+           if (block.size() != 1 || warp.size() != 1 || mma.size() != 1)
+             return false;
+           return setSize(actions[block.front()], "sizes", 1, changed) &&
+                  setSize(actions[warp.front()], "sizes", 1, changed) &&
+                  setSize(actions[mma.front()], "shape", 1, changed);
+         }});
+  }
+  if (rows == 64 || rows == 128) {
+    int64_t changed = rows == 64 ? 128 : 64;
+    moves.push_back(
+        {llvm::formatv("{0} wgmma warpgroup rows {1}->{2}", host, rows,
+                       changed)
+             .str(),
+         [host, changed, setSize](llvm::json::Array &actions) {
+           SmallVector<size_t> warp = findActions(actions, "tile", host, "warp");
+           return warp.size() == 1 &&
+                  setSize(actions[warp.front()], "sizes", 0, changed);
+         }});
+  }
+  SmallVector<size_t> pipeline = findActions(base, "pipeline", host);
+  if (pipeline.size() != 1)
+    return;
+  llvm::json::Value action = base[pipeline.front()];
+  int64_t stages = getInteger(action, "stages").value_or(0);
+  for (int64_t changed : {stages - 1, stages + 1}) {
+    if (changed < 2 || changed > 6)
+      continue;
+    moves.push_back(
+        {llvm::formatv("{0} wgmma stages {1}->{2}", host, stages, changed)
+             .str(),
+         [host, changed](llvm::json::Array &actions) {
+           SmallVector<size_t> at = findActions(actions, "pipeline", host);
+           if (at.size() != 1)
+             return false;
+           (*actions[at.front()].getAsObject())["stages"] = changed;
+           return true;
+         }});
+  }
+}
+
 /// Dropping shared memory (and the pipeline it feeds) for `host`, unless
 /// tensor cores read it.
 void addPromoteMoves(const llvm::json::Array &base, const std::string &host,
@@ -268,6 +350,10 @@ mlir::qimeng::generateNeighbours(const llvm::json::Object &plan,
     return {};
   std::vector<Move> moves;
   for (const Group &group : getGroups(*actions)) {
+    if (takesWgmmaMoves(*actions, group.host)) {
+      addWgmmaMoves(*actions, group.host, moves);
+      continue;
+    }
     for (llvm::StringRef level : {"block", "warp", "thread", "reduction"})
       addTileMoves(*actions, group, level, moves);
     addVectorMoves(*actions, group, moves);

@@ -44,6 +44,23 @@ constexpr llvm::StringLiteral kMatmul = R"(
     qimeng.fuse "matmul0" producer "fill0"
   })";
 
+/// A bf16 4096^3 matmul (on buffers) with the built-in wgmma plan.
+constexpr llvm::StringLiteral kWgmma = R"(
+  func.func @mm(%a: memref<4096x4096xbf16>, %b: memref<4096x4096xbf16>,
+                %c: memref<4096x4096xf32>) {
+    linalg.matmul {qimeng.tag = "matmul0"}
+        ins(%a, %b : memref<4096x4096xbf16>, memref<4096x4096xbf16>)
+        outs(%c : memref<4096x4096xf32>)
+    return
+  }
+  qimeng.plan @mm provenance "builtin" {
+    qimeng.tile "matmul0" [128, 256, 0] to block
+    qimeng.tile "matmul0" [0, 0, 64] to reduction
+    qimeng.tile "matmul0" [64, 256, 0] to warp
+    qimeng.mma "matmul0" wgmma [64, 256, 16] (bf16, bf16) -> f32
+    qimeng.pipeline "matmul0" stages 4
+  })";
+
 class CandidatesTest : public ::testing::Test {
 protected:
   CandidatesTest() {
@@ -214,3 +231,42 @@ TEST_F(CandidatesTest, DescribesTheKernel) {
 }
 
 } // namespace
+
+TEST_F(CandidatesTest, WgmmaPlansMoveAsAWholeAndFit) {
+  load(kWgmma);
+  // The default fits: 384 threads, 192 KB of dynamic shared memory.
+  EXPECT_TRUE(succeeded(estimatePlanCost(plan, kernel, h200)));
+  std::set<std::string> names;
+  for (const CandidatePlan &c : generateNeighbours(planToJSON(plan), 0))
+    if (c.moves.find(';') == std::string::npos)
+      names.insert(c.moves);
+  EXPECT_EQ(names, (std::set<std::string>{
+                       "matmul0 wgmma N 256->128",
+                       "matmul0 wgmma warpgroup rows 64->128",
+                       "matmul0 wgmma stages 4->3",
+                       "matmul0 wgmma stages 4->5"}));
+  // N 128 keeps the block, warp and instruction shapes in step; one
+  // consumer of 128 rows with N 256 needs 280 registers a thread, and 5
+  // stages of 128x256x64 tiles 240 KB: both rejected (one consumer with N
+  // 128 fits).
+  CandidateSelection selection = selectCandidates(plan, kernel, h200, 12, 3);
+  OpBuilder builder(&context);
+  bool sawN128 = false;
+  for (const CandidatePlan &c : selection.candidates) {
+    EXPECT_NE(c.moves, "matmul0 wgmma warpgroup rows 64->128");
+    EXPECT_NE(c.moves, "matmul0 wgmma stages 4->5");
+    if (c.moves != "matmul0 wgmma N 256->128")
+      continue;
+    sawN128 = true;
+    builder.setInsertionPointToEnd(module->getBody());
+    FailureOr<PlanOp> built =
+        planFromJSON(builder, kernel.getLoc(),
+                     llvm::json::Value(llvm::json::Object(c.plan)));
+    ASSERT_TRUE(succeeded(built));
+    auto mma = *(*built).getBody().front().getOps<MmaOp>().begin();
+    EXPECT_EQ(mma.getShape()[1], 128);
+    (*built)->erase();
+  }
+  EXPECT_TRUE(sawN128);
+  EXPECT_GE(selection.illegal, 2u);
+}
