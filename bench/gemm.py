@@ -6,6 +6,7 @@ GPU pack (scripts/pack.sh) or a build:
 
     python3 bench/gemm.py [--bin DIR] [--problems 'bf16-sq-4096,*8192*']
                           [--out gemm.json] [--runs 50] [--no-check]
+                          [--tuning-db DB [--search N]]
 
 Each problem is a matmul written the way torch-mlir writes torch.matmul on
 16-bit tensors: `linalg.matmul` into a zero-filled `tensor.empty`, the
@@ -112,16 +113,22 @@ def bench(problem, tools, args, numpy, torch):
     write_problem(source, m, n, k, tin, tout, dynamic)
     compiled = os.path.join(work, "compiled.mlir")
     report = os.path.join(work, "compile.json")
+    tuning = ["--tuning-db=" + (args.tuning_db or "off")]
+    if args.search:
+        tuning += ["--qimeng-search=%d" % args.search]
     code, _, err, seconds = harness.run(
         [tools["qimeng-opt"], source, "--llm-plan", "--lower-to-nvvm",
-         "--tuning-db=off", "--qimeng-report=" + report, "-o", compiled], 900)
+         "--qimeng-report=" + report, "-o", compiled] + tuning, 900)
     entry["compile_s"] = round(seconds, 2)
     if code != 0:
         entry["error"] = "compile: " + harness.last_line(err)
         return entry
     try:
         with open(report) as f:
-            entry["plan"] = json.load(f)["kernels"]["gemm"].get("plan")
+            kernel = json.load(f)["kernels"]["gemm"]
+        entry["plan"] = kernel.get("plan")
+        if "tuning" in kernel:
+            entry["tuning"] = kernel["tuning"]
     except (OSError, ValueError, KeyError):
         pass
     dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[tin]
@@ -268,6 +275,11 @@ def main():
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--no-check", dest="check", action="store_false")
+    ap.add_argument("--tuning-db", default="",
+                    help="compile with this tuning database (default: off)")
+    ap.add_argument("--search", type=int, default=0,
+                    help="search N candidate plans per problem the database "
+                         "has no plan for (timed on this GPU)")
     args = ap.parse_args()
     tools = {t: harness.find_tool(t, args.bin)
              for t in ("qimeng-opt", "qimeng-run")}
