@@ -134,11 +134,17 @@ FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
     return fail("its operands are not both bf16 or both f16");
   if (!(out.isF32() || out.isBF16() || out.isF16()))
     return fail("its result is not f32, bf16 or f16");
+  // Global memory: no memory space, 0 or #gpu.address_space<global>.
+  auto isGlobal = [](Attribute space) {
+    if (!space)
+      return true;
+    if (auto number = dyn_cast<IntegerAttr>(space))
+      return number.getInt() == 0;
+    auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+    return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
+  };
   for (MemRefType type : {mm.aType, mm.bType, mm.cType})
-    if (!hasContiguousRows(type) ||
-        (type.getMemorySpace() &&
-         !isa<gpu::AddressSpaceAttr>(type.getMemorySpace()) &&
-         type.getMemorySpaceAsInt() != 0))
+    if (!hasContiguousRows(type) || !isGlobal(type.getMemorySpace()))
       return fail("an operand's rows are not contiguous in global memory");
   if (!hasTmaRows(mm.aType) || !hasTmaRows(mm.bType))
     return fail("rows of A or B are not a multiple of 16 bytes apart (TMA "

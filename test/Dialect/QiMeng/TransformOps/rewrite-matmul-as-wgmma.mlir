@@ -101,3 +101,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+func.func @shared(%a: memref<128x64xf16, #gpu.address_space<workgroup>>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{cannot take the wgmma kernel: an operand's rows are not contiguous in global memory}}
+  linalg.matmul {qimeng.tag = "mm"} ins(%a, %b : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 4, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
