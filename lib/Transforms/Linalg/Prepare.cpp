@@ -3,6 +3,8 @@
 #include "QiMeng/Transforms/Linalg/Passes.h"
 #include "QiMeng/Planner/OpFamily.h"
 
+#include "ConvertTensor.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -241,31 +243,13 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         tensor::getMixedSizes(rewriter, loc, destination);
     Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
     Value wideInit;
-    int64_t rank = initType.getRank();
-    auto identity = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    auto convert = [&](Value source, Value into, Type to) {
-      return linalg::GenericOp::create(
-                 rewriter, loc, into.getType(), source, into,
-                 ArrayRef<AffineMap>{identity, identity}, parallel,
-                 [&](OpBuilder &b, Location l, ValueRange args) {
-                   Value v =
-                       to.getIntOrFloatBitWidth() >
-                               args[0].getType().getIntOrFloatBitWidth()
-                           ? Value(arith::ExtFOp::create(b, l, to, args[0]))
-                           : Value(arith::TruncFOp::create(b, l, to, args[0]));
-                   linalg::YieldOp::create(b, l, v);
-                 })
-          .getResult(0);
-    };
     if (fill) {
       Value value = arith::ExtFOp::create(rewriter, loc, f32,
                                           fill.getDpsInputOperand(0)->get());
       wideInit = linalg::FillOp::create(rewriter, loc, value, empty)
                      .getResult(0);
     } else {
-      wideInit = convert(init, empty, f32);
+      wideInit = convertTensor(rewriter, loc, init, f32, empty);
     }
     auto wide = linalg::GenericOp::create(
         rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
@@ -282,7 +266,8 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
               b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
         });
     wide->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    rewriter.replaceOp(op, convert(wide.getResult(0), destination, narrow));
+    rewriter.replaceOp(op, convertTensor(rewriter, loc, wide.getResult(0),
+                                         narrow, destination));
     return success();
   }
 };

@@ -2,6 +2,8 @@
 
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
+#include "ConvertTensor.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -37,34 +39,6 @@ bool isWidenable(Block &body) {
       return false;
   }
   return true;
-}
-
-/// `value` converted to `element` (extended or truncated) by a
-/// linalg.generic over its whole shape, into `destination` (a new tensor
-/// when null).
-Value convertTensor(OpBuilder &b, Location loc, Value value, Type element,
-                    Value destination = nullptr) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Value empty = destination;
-  if (!empty) {
-    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
-    empty = tensor::EmptyOp::create(b, loc, sizes, element);
-  }
-  unsigned rank = type.getRank();
-  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{empty.getType()}, ValueRange{value}, ValueRange{empty},
-      maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value in = args[0];
-        Value out = element.getIntOrFloatBitWidth() >
-                            in.getType().getIntOrFloatBitWidth()
-                        ? Value(arith::ExtFOp::create(nb, nl, element, in))
-                        : Value(arith::TruncFOp::create(nb, nl, element, in));
-        linalg::YieldOp::create(nb, nl, out);
-      });
-  return generic.getResult(0);
 }
 
 /// Rewrites `op` to compute in f64; false when it is left as it is.
