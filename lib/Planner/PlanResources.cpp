@@ -1,6 +1,7 @@
 //===- PlanResources.cpp - Does a plan fit the GPU? -----------------------===//
 
 #include "QiMeng/Planner/PlanResources.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 
@@ -23,12 +24,6 @@ struct TargetPlan {
   bool wgmma = false;
 };
 
-/// Dynamic shared memory a block may take on sm_90 (227 KB), less the 1 KB
-/// of static shared memory a wgmma kernel also has.
-constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024 - 1024;
-/// Registers of a wgmma consumer thread (setmaxnreg with two consumer
-/// warpgroups; 255 with one).
-constexpr int64_t kWgmmaConsumerRegisters = 232;
 
 /// Registers an estimate counts for indices, pointers and loop state.
 constexpr int64_t kBaseRegisters = 24;
@@ -103,12 +98,17 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
             tag));
         continue;
       }
-      int64_t consumers = bm / rows;
-      r.threadsPerBlock = (consumers + 1) * 128;
-      r.sharedBytes = std::max(std::max<int64_t>(2, t.stages) * (bm + bn) *
-                                   bk * 2,
-                               bm * bn * 4);
-      r.registersPerThread = kBaseRegisters + rows * bn / 128;
+      WgmmaOptions options;
+      options.tileM = bm;
+      options.tileN = bn;
+      options.tileK = bk;
+      options.warpgroupRows = rows;
+      options.stages = std::max<int64_t>(2, t.stages);
+      WgmmaResources kernel = getWgmmaResources(options);
+      int64_t consumers = kernel.consumers;
+      r.threadsPerBlock = kernel.threads;
+      r.sharedBytes = kernel.sharedBytes;
+      r.registersPerThread = kBaseRegisters + kernel.accumulatorRegisters;
       if (r.sharedBytes > kMaxWgmmaSharedBytes)
         problems.push_back(llvm::formatv(
             "'{0}': {1} bytes of dynamic shared memory per block ({2} "

@@ -34,6 +34,8 @@ constexpr int64_t kLatencyThreadsPerSM = 256;
 /// The widest vector a move makes (lanes).
 constexpr int64_t kMaxVectorWidth = 8;
 constexpr int64_t kMaxPipelineStages = 4;
+/// The deepest TMA ring a wgmma move makes.
+constexpr int64_t kMaxWgmmaStages = 6;
 
 /// A change to a plan's action list; false when it does not apply.
 struct Move {
@@ -182,10 +184,11 @@ void addVectorMoves(const llvm::json::Array &base, const Group &group,
   }
 }
 
-/// Moves on the software pipeline of `host`: one stage more or fewer, or
-/// none; a promoting plan without one gets two stages.
+/// Moves on the software pipeline of `host`: one stage more or fewer (up to
+/// `maxStages`), or none; a promoting plan without one gets two stages.
 void addPipelineMoves(const llvm::json::Array &base, const std::string &host,
-                      std::vector<Move> &moves) {
+                      std::vector<Move> &moves,
+                      int64_t maxStages = kMaxPipelineStages) {
   SmallVector<size_t> found = findActions(base, "pipeline", host);
   if (found.empty()) {
     if (findActions(base, "promote", host).empty())
@@ -211,7 +214,7 @@ void addPipelineMoves(const llvm::json::Array &base, const std::string &host,
   if (!stages)
     return;
   for (int64_t changed : {*stages - 1, *stages + 1}) {
-    if (changed > kMaxPipelineStages)
+    if (changed > maxStages)
       continue;
     std::string name = changed < 2 ? host + " no pipeline"
                                    : llvm::formatv("{0} pipeline {1}->{2}",
@@ -243,8 +246,8 @@ bool takesWgmmaMoves(const llvm::json::Array &base, const std::string &host) {
 
 /// Moves on a wgmma kernel: the block's N (128 <-> 256, with the warp tile
 /// and the instruction), its consumer warpgroups (64-row warp tiles, two
-/// consumers, <-> 128-row ones, one) and its stages (one more or fewer, two
-/// at least, up to 6).
+/// consumers, <-> 128-row ones, one) and its stages (one more or fewer, up
+/// to kMaxWgmmaStages).
 void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
                    std::vector<Move> &moves) {
   auto setSize = [](llvm::json::Value &action, llvm::StringRef key, size_t d,
@@ -293,25 +296,9 @@ void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
                   setSize(actions[warp.front()], "sizes", 0, changed);
          }});
   }
-  SmallVector<size_t> pipeline = findActions(base, "pipeline", host);
-  if (pipeline.size() != 1)
-    return;
-  llvm::json::Value action = base[pipeline.front()];
-  int64_t stages = getInteger(action, "stages").value_or(0);
-  for (int64_t changed : {stages - 1, stages + 1}) {
-    if (changed < 2 || changed > 6)
-      continue;
-    moves.push_back(
-        {llvm::formatv("{0} wgmma stages {1}->{2}", host, stages, changed)
-             .str(),
-         [host, changed](llvm::json::Array &actions) {
-           SmallVector<size_t> at = findActions(actions, "pipeline", host);
-           if (at.size() != 1)
-             return false;
-           (*actions[at.front()].getAsObject())["stages"] = changed;
-           return true;
-         }});
-  }
+  // Stages: the common pipeline moves, deeper (the stages are dynamic
+  // shared memory, up to 227 KB); no pipeline is two stages.
+  addPipelineMoves(base, host, moves, kMaxWgmmaStages);
 }
 
 /// Dropping shared memory (and the pipeline it feeds) for `host`, unless

@@ -243,8 +243,8 @@ TEST_F(CandidatesTest, WgmmaPlansMoveAsAWholeAndFit) {
   EXPECT_EQ(names, (std::set<std::string>{
                        "matmul0 wgmma N 256->128",
                        "matmul0 wgmma warpgroup rows 64->128",
-                       "matmul0 wgmma stages 4->3",
-                       "matmul0 wgmma stages 4->5"}));
+                       "matmul0 pipeline 4->3",
+                       "matmul0 pipeline 4->5"}));
   // N 128 keeps the block, warp and instruction shapes in step; one
   // consumer of 128 rows with N 256 needs 280 registers a thread, and 5
   // stages of 128x256x64 tiles 240 KB: both rejected (one consumer with N
@@ -254,7 +254,7 @@ TEST_F(CandidatesTest, WgmmaPlansMoveAsAWholeAndFit) {
   bool sawN128 = false;
   for (const CandidatePlan &c : selection.candidates) {
     EXPECT_NE(c.moves, "matmul0 wgmma warpgroup rows 64->128");
-    EXPECT_NE(c.moves, "matmul0 wgmma stages 4->5");
+    EXPECT_NE(c.moves, "matmul0 pipeline 4->5");
     if (c.moves != "matmul0 wgmma N 256->128")
       continue;
     sawN128 = true;

@@ -40,13 +40,6 @@ constexpr int64_t kEpilogueVector = 8;
 /// The 128-byte swizzle row: the K tile of 16-bit operands, and the box of
 /// each TMA copy of B (64 x 64).
 constexpr int64_t kSwizzleElements = 64;
-/// Dynamic shared memory a block may take on sm_90, less the 1 KB of
-/// static shared memory (mbarriers, alignment) the kernel also has.
-constexpr int64_t kMaxDynamicShared = 227 * 1024 - 1024;
-/// Registers per thread of the producer and the consumers with two consumer
-/// warpgroups (384 threads: 2 x 128 x 232 + 128 x 40 = 64 K registers).
-constexpr int32_t kProducerRegisters = 40;
-constexpr int32_t kConsumerRegisters = 232;
 /// Spin budget of each mbarrier wait before it retries.
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -160,20 +153,19 @@ public:
       : b(b), mm(mm), o(o), ctx(b.getContext()), consumer(consumer) {
     in = mm.aType.getElementType();
     out = mm.cType.getElementType();
-    consumers = o.tileM / o.warpgroupRows;
+    WgmmaResources resources = getWgmmaResources(o);
+    consumers = resources.consumers;
+    // The epilogue reuses the (then idle) stages for the f32 tile.
+    sharedBytes = resources.sharedBytes;
     aStageBytes = o.tileM * o.tileK * 2;
     bStageBytes = o.tileK * o.tileN * 2;
-    int64_t pipeline = o.stages * (aStageBytes + bStageBytes);
-    // The epilogue reuses the (then idle) stages for the f32 tile.
-    sharedBytes = std::max(pipeline, o.tileM * o.tileN * 4);
     smemSpace = b.getI64IntegerAttr(kSharedSpace);
   }
 
-  int64_t getSharedBytes() const { return sharedBytes; }
-
-  /// Emits the host side and the launch in place of the matmul; `init` is
-  /// the accumulator's initial value (a fill's) or null (the output's).
-  gpu::LaunchOp build(Value init);
+  /// Emits the host side and the launch in place of the matmul for `rows`
+  /// (M) rows; `init` is the accumulator's initial value (a fill's) or null
+  /// (the output's).
+  gpu::LaunchOp build(Value rows, Value init);
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
@@ -227,9 +219,9 @@ private:
   Value smem, full, empty, descA, descB, m, n, kSteps;
 };
 
-gpu::LaunchOp WgmmaBuilder::build(Value init) {
+gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   // Host: the sizes, the tensor maps (box outermost first) and the grid.
-  m = memref::DimOp::create(b, mm.c, 0);
+  m = rows;
   n = memref::DimOp::create(b, mm.c, 1);
   Value k = memref::DimOp::create(b, mm.a, 1);
   Value hostDescA = nvgpu::TmaCreateDescriptorOp::create(
@@ -322,7 +314,7 @@ gpu::LaunchOp WgmmaBuilder::build(Value init) {
 
 void WgmmaBuilder::buildProducer(Value tid, Value m0, Value n0) {
   if (consumers == 2)
-    NVVM::SetMaxRegisterOp::create(b, kProducerRegisters,
+    NVVM::SetMaxRegisterOp::create(b, kWgmmaProducerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
   Value leader = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,
                                        idx(128 * consumers));
@@ -367,7 +359,7 @@ void WgmmaBuilder::buildProducer(Value tid, Value m0, Value n0) {
 
 Value WgmmaBuilder::buildConsumerLoop(Value tid) {
   if (consumers == 2)
-    NVVM::SetMaxRegisterOp::create(b, kConsumerRegisters,
+    NVVM::SetMaxRegisterOp::create(b, kWgmmaConsumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
   Value lane = arith::RemUIOp::create(b, tid, idx(128));
   Value signals = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane,
@@ -639,11 +631,11 @@ std::string mlir::qimeng::whyNotWgmmaOptions(const WgmmaOptions &o) {
     return "the M tile must be one or two warpgroups' rows (64 or 128)";
   if (o.stages < 2 || o.groupRows < 1)
     return "two stages or more, and a group of one tile row or more";
-  int64_t pipeline = o.stages * (o.tileM + o.tileN) * o.tileK * 2;
-  if (std::max(pipeline, o.tileM * o.tileN * 4) > kMaxDynamicShared)
+  if (getWgmmaResources(o).sharedBytes > kMaxWgmmaSharedBytes)
     return llvm::formatv("{0} stages of {1}x{2}x{3} tiles need more than the "
                          "{4} bytes of shared memory a block can take",
-                         o.stages, o.tileM, o.tileN, o.tileK, kMaxDynamicShared)
+                         o.stages, o.tileM, o.tileN, o.tileK,
+                         kMaxWgmmaSharedBytes)
         .str();
   // The epilogue's vectors must cover the tile evenly.
   if ((o.tileM * (o.tileN / kEpilogueVector)) % (o.tileM / o.warpgroupRows *
@@ -721,7 +713,7 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
   auto guardIf = scf::IfOp::create(b, rows, /*withElseRegion=*/false);
   b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
   WgmmaBuilder builder(b, *mm, options, consumer);
-  gpu::LaunchOp launch = builder.build(init);
+  gpu::LaunchOp launch = builder.build(m, init);
   launch->setAttr(kLaunchTargetAttr, rewriter.getStringAttr(tag));
   rewriter.eraseOp(op);
   if (fill)

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace mlir::qimeng {
@@ -36,6 +38,31 @@ struct WgmmaOptions {
   /// column before the next column (tiles that share B stay in L2).
   int64_t groupRows = 16;
 };
+
+/// Dynamic shared memory a block may take on sm_90 (227 KB), less the 1 KB
+/// of static shared memory (mbarriers, alignment) a wgmma kernel also has.
+inline constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024 - 1024;
+/// Registers of the producer and of each consumer thread with two consumer
+/// warpgroups (setmaxnreg; 384 threads: 2 x 128 x 232 + 128 x 40 = 64 K).
+inline constexpr int64_t kWgmmaProducerRegisters = 40;
+inline constexpr int64_t kWgmmaConsumerRegisters = 232;
+
+/// What a wgmma kernel of `options` takes from the GPU.
+struct WgmmaResources {
+  int64_t consumers;  ///< consumer warpgroups (tileM / warpgroupRows)
+  int64_t threads;    ///< the consumers' and the producer's
+  int64_t sharedBytes; ///< the stages, or the f32 tile the epilogue reuses them for
+  int64_t accumulatorRegisters; ///< f32 accumulators per consumer thread
+};
+inline WgmmaResources getWgmmaResources(const WgmmaOptions &o) {
+  WgmmaResources r;
+  r.consumers = o.warpgroupRows > 0 ? o.tileM / o.warpgroupRows : 0;
+  r.threads = (r.consumers + 1) * 128;
+  int64_t pipeline = o.stages * (o.tileM + o.tileN) * o.tileK * 2;
+  r.sharedBytes = std::max(pipeline, o.tileM * o.tileN * 4);
+  r.accumulatorRegisters = o.warpgroupRows * o.tileN / 128;
+  return r;
+}
 
 /// Name of the zero-sized shared global the kernels' dynamic shared memory
 /// is reached through; `--lower-to-nvvm` makes it external in the kernel
