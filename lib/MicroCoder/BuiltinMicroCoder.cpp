@@ -58,6 +58,7 @@ LogicalResult ScriptBuilder::precompute() {
       break;
     case TileLevel::warp:
       slot = &state.warpTile;
+      state.lanes = tile.getLanes();
       break;
     }
     if (!slot->empty())
@@ -126,7 +127,17 @@ LogicalResult ScriptBuilder::precompute() {
     for (int64_t n : perDim)
       // Saturate: each factor and the product stay far from overflow.
       total = std::min<int64_t>(total * std::min<int64_t>(n, 1 << 20), 1 << 30);
-    if (warps) {
+    if (warps && state.lanes != kWarpSize) {
+      // Every warp of the block shares its one warp tile.
+      if (total != 1)
+        return plan.emitOpError()
+               << "target '" << tag << "' shares each warp tile by "
+               << state.lanes << " lanes, but its block tile "
+               << list(state.blockTile) << " holds " << total
+               << " warp tiles; lanes above 32 need one warp tile per block";
+      total = state.lanes;
+      state.blockDims = {total, 1, 1};
+    } else if (warps) {
       // Warps are numbered linearly over a 1-D block of threads.
       total = std::min<int64_t>(total * kWarpSize, 1 << 30);
       state.blockDims = {total, 1, 1};
@@ -207,7 +218,8 @@ FailureOr<std::string> ScriptBuilder::build() {
              << "tiles '" << tag
              << "' to warps, but it is not a linalg op the lanes of a warp "
                 "can share";
-    warpOps.push_back({tag, state.fusedInto.empty() ? tag : state.fusedInto});
+    warpOps.push_back(
+        {tag, state.fusedInto.empty() ? tag : state.fusedInto, state.lanes});
   }
   emitMapping();
   std::string map = sequence(kMapSequence, script);
@@ -254,14 +266,20 @@ void ScriptBuilder::emitEntry() {
                         "!transform.any_op\n",
                         launch);
   }
-  for (auto &[tag, launchTag] : warpOps) {
-    os << "    // '" << tag << "' shared by the lanes of each warp\n";
-    std::string launch = matchByAttr("gpu.launch", kLaunchTargetAttr, launchTag,
-                                     matchKernel(), "!transform.any_op");
+  for (const WarpOp &warpOp : warpOps) {
+    os << "    // '" << warpOp.tag << "' shared by the lanes of each "
+       << (warpOp.lanes == kWarpSize ? "warp" : "block") << "\n";
+    std::string launch =
+        matchByAttr("gpu.launch", kLaunchTargetAttr, warpOp.launchTag,
+                    matchKernel(), "!transform.any_op");
     expectOne(launch);
     os << llvm::formatv("    transform.qimeng.distribute_over_lanes {0} "
-                        "{{op_tag = {1}} : !transform.any_op\n",
-                        launch, quote(tag));
+                        "{{op_tag = {1}{2}} : !transform.any_op\n",
+                        launch, quote(warpOp.tag),
+                        warpOp.lanes == kWarpSize
+                            ? std::string()
+                            : ", lanes = " + std::to_string(warpOp.lanes) +
+                                  " : i64");
   }
   auto matchLoop = [&](const PipelineStep &step) {
     std::string loop = matchByAttr("scf.for", kLoopNameAttr, step.loop,

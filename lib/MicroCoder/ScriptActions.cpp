@@ -69,6 +69,10 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
     return success();
   }
   case TileLevel::warp: {
+    // A warp tile every thread of the block shares is the block's tile: no
+    // loop of its own (distribute_over_lanes spreads it over the threads).
+    if (op.getLanes() != kWarpSize)
+      return success();
     SmallVector<int64_t> counts;
     for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
       counts.push_back(t == 0 ? 0 : b / t);

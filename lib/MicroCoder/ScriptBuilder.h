@@ -80,6 +80,9 @@ struct TargetState {
   std::string fusedInto;
   /// Threads per block along x, y, z.
   SmallVector<int64_t, 3> blockDims = {1, 1, 1};
+  /// Threads sharing each warp tile (the warp tile's `lanes`): 32, or more
+  /// for a block per warp tile (the block loop then holds the op itself).
+  int64_t lanes = kWarpSize;
   /// Whether the block grid needs transform.qimeng.map_forall_to_grid: a
   /// dynamic number of blocks, or more than the grid's y or z takes.
   bool dynamicGrid = false;
@@ -198,7 +201,11 @@ private:
   SmallVector<UnrollOp> unrolls;
   SmallVector<PipelineStep> pipelines;
   SmallVector<MmaOp> mmas;
-  SmallVector<std::pair<std::string, std::string>> warpOps;
+  struct WarpOp {
+    std::string tag, launchTag;
+    int64_t lanes;
+  };
+  SmallVector<WarpOp> warpOps;
   bool promoted = false;
   llvm::StringMap<TargetState> targets;
   SmallVector<std::string> tagOrder;

@@ -17,6 +17,8 @@ namespace {
 /// What the plan does to one target, in plan order.
 struct TargetPlan {
   SmallVector<int64_t> blockTile, reductionTile, threadTile, warpTile;
+  /// Threads sharing each warp tile.
+  int64_t lanes = 32;
   SmallVector<int64_t> promoted;
   int64_t stages = 1, unroll = 1;
   /// An mma action asks for wgmma (one TMA + wgmma kernel: its own threads,
@@ -58,6 +60,7 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
         break;
       case TileLevel::warp:
         t.warpTile = sizes;
+        t.lanes = tile.getLanes();
         break;
       }
     } else if (auto promote = dyn_cast<PromoteOp>(action)) {
@@ -152,7 +155,7 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
           t.warpTile.empty() ? "thread" : "warp",
           llvm::make_range(perThread.begin(), perThread.end()),
           llvm::make_range(t.blockTile.begin(), t.blockTile.end())));
-    int64_t threads = t.warpTile.empty() ? 1 : 32;
+    int64_t threads = t.warpTile.empty() ? 1 : t.lanes;
     int64_t outputs = 1;
     for (size_t d = 0; d < extents.size(); ++d) {
       int64_t size = at(perThread, d);
@@ -163,7 +166,7 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
         outputs *= size;
     }
     if (!t.warpTile.empty())
-      outputs = std::max<int64_t>(1, outputs / 32);
+      outputs = std::max<int64_t>(1, outputs / t.lanes);
     r.threadsPerBlock = threads;
     if (threads > profile.maxThreadsPerBlock)
       problems.push_back(llvm::formatv(

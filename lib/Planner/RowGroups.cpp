@@ -3,6 +3,9 @@
 #include "QiMeng/Planner/RowGroups.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -130,8 +133,16 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
         }
     }
     for (linalg::LinalgOp op : roots)
-      if (members.contains(op))
+      if (members.contains(op)) {
         group.ops.push_back(op);
+        for (Value operand : op->getOperands()) {
+          Type element = getElementTypeOrSelf(operand.getType());
+          if (element.isIntOrFloat())
+            group.elementBytes = std::max<int64_t>(
+                group.elementBytes,
+                llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+        }
+      }
     groups.push_back(std::move(group));
   }
   // Worth a kernel: two ops or more (short rows too: lanes idle past the
@@ -143,14 +154,31 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
   return worth;
 }
 
-bool mlir::qimeng::isWorthOneKernel(const RowGroup &group, int64_t numSMs) {
+int64_t mlir::qimeng::getRowLanes(const RowGroup &group, int64_t numSMs) {
+  constexpr int64_t kWarpSize = 32;
   constexpr int64_t kWarpsPerSM = 16;
-  constexpr int64_t kMaxShortRow = 8192;
+  constexpr int64_t kThreadsPerSM = kWarpsPerSM * kWarpSize;
+  constexpr int64_t kMaxLanes = 1024;
+  constexpr int64_t kMinPerThread = 8;
+  constexpr int64_t kMaxBlockRowBytes = 512 * 1024;
   int64_t rows = 1;
   for (int64_t r : group.rows)
-    rows = ShapedType::isDynamic(r) ? kWarpsPerSM * numSMs : rows * r;
+    rows = ShapedType::isDynamic(r) ? kWarpsPerSM * numSMs
+                                    : std::min<int64_t>(rows * r, 1 << 30);
   if (rows >= kWarpsPerSM * numSMs)
-    return true;
-  return !ShapedType::isDynamic(group.rowLength) &&
-         group.rowLength <= kMaxShortRow;
+    return kWarpSize;
+  bool staticRow = !ShapedType::isDynamic(group.rowLength);
+  if (staticRow && group.rowLength * group.elementBytes > kMaxBlockRowBytes)
+    return 0;
+  int64_t lanes = static_cast<int64_t>(llvm::PowerOf2Ceil(
+      static_cast<uint64_t>(llvm::divideCeil(kThreadsPerSM * numSMs, rows))));
+  lanes = std::clamp<int64_t>(lanes, kWarpSize, kMaxLanes);
+  while (staticRow && lanes > kWarpSize &&
+         lanes * kMinPerThread > group.rowLength)
+    lanes /= 2;
+  return lanes;
+}
+
+bool mlir::qimeng::isWorthOneKernel(const RowGroup &group, int64_t numSMs) {
+  return getRowLanes(group, numSMs) > 0;
 }

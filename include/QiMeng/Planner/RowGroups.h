@@ -24,6 +24,8 @@ struct RowGroup {
   /// The row length (the last loop of the ops that have one): static or
   /// ShapedType::kDynamic.
   int64_t rowLength;
+  /// The widest element of the ops' operands, in bytes.
+  int64_t elementBytes = 4;
 };
 
 /// The row groups among `roots` (the linalg ops of one function, in
@@ -35,12 +37,19 @@ findRowGroups(ArrayRef<linalg::LinalgOp> roots,
               llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,
               const llvm::SmallPtrSetImpl<Operation *> &excluded);
 
-/// Whether `group` runs best as one kernel, a warp per row: with rows enough
-/// to keep a GPU of `numSMs` SMs busy (16 warps per SM), or rows short
-/// enough (8192 elements or fewer) that a warp gets through its row sooner
-/// than the separate kernels (and their launches) of a split would. Longer
-/// rows that are few are better split across warps
-/// (qimeng-split-reductions) and planned op by op.
+/// How many threads share each row of `group` when it runs as one kernel,
+/// on a GPU of `numSMs` SMs; 0 when it runs better split (its reductions
+/// across blocks by qimeng-split-reductions, then op by op).
+/// - Rows enough to keep the GPU busy (16 warps per SM; dynamic rows count
+///   as enough): a warp per row (32).
+/// - Fewer rows: a block per row, with the threads the GPU needs in all
+///   (512 per SM), a power of two from 32 to 1024 that leaves every thread
+///   8 elements of a static row or more — when a row is at most 512 KB (a
+///   block streams it three or four times sooner than a split's kernels
+///   launch); longer rows (a layer norm over 4M elements) are split.
+int64_t getRowLanes(const RowGroup &group, int64_t numSMs);
+
+/// Whether `group` runs as one kernel: getRowLanes(group, numSMs) > 0.
 bool isWorthOneKernel(const RowGroup &group, int64_t numSMs);
 
 } // namespace mlir::qimeng

@@ -203,6 +203,15 @@ LogicalResult TileOp::verify() {
                            << " is not a permutation of the "
                            << sizes.size() << " tiled loops";
   }
+  int64_t lanes = getLanes();
+  if (lanes != 32 && getLevel() != TileLevel::warp)
+    return emitOpError() << "sets lanes " << lanes << " on a "
+                         << stringifyTileLevel(getLevel())
+                         << " tile; only warp tiles are shared by lanes";
+  if (lanes < 32 || lanes > 1024 || lanes % 32 != 0)
+    return emitOpError() << "lanes must be a multiple of 32 from 32 to 1024 "
+                            "(the threads sharing each warp tile), got "
+                         << lanes;
   return success();
 }
 
@@ -242,6 +251,8 @@ std::string TileOp::describe() {
                                 describeLevel(getLevel()));
   if (std::optional<ArrayRef<int64_t>> interchange = getInterchange())
     s += " with loop order " + formatList(*interchange);
+  if (getLanes() != 32)
+    s += llvm::formatv(", each warp tile shared by {0} threads", getLanes());
   return s;
 }
 
@@ -255,6 +266,10 @@ ArrayRef<ParamSpec> TileOp::getParamSpecs() {
        getMaxEnumValForTileLevel()},
       {"interchange", ParamKind::IntArray,
        "permutation of the tiled loops; [] keeps their order", true},
+      {"lanes", ParamKind::Int,
+       "warp level only: threads sharing each warp tile, a multiple of 32 up "
+       "to 1024 (32 = one warp; more = a block per row of a row-wise op)",
+       true, 32},
   };
   return specs;
 }

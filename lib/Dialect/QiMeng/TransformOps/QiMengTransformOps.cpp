@@ -245,7 +245,7 @@ void transform::DistributeOverLanesOp::getEffects(
 DiagnosedSilenceableFailure transform::DistributeOverLanesOp::applyToOne(
     transform::TransformRewriter &, gpu::LaunchOp target,
     transform::ApplyToEachResultList &, transform::TransformState &) {
-  if (failed(qimeng::distributeOverLanes(target, getOpTag())))
+  if (failed(qimeng::distributeOverLanes(target, getOpTag(), getLanes())))
     return emitDefiniteFailure() << "could not share the work of '"
                                  << getOpTag() << "' among the lanes of a warp";
   return DiagnosedSilenceableFailure::success();

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -26,23 +27,120 @@ static bool isIndexedByProjections(linalg::LinalgOp op) {
   return true;
 }
 
-/// What every lane-strided loop over a reduction loop starts from: index
-/// zero, the warp size, the loop's extent and this lane's id.
-struct LaneLoop {
-  Value zero, warpSize, extent, lane;
+/// Iterations of a lane-strided loop each trip takes: independent loads in
+/// flight per thread, which a memory-bound row needs to reach the bandwidth.
+static constexpr uint64_t kLaneLoopUnroll = 4;
+
+/// Who shares one tile of an op: the 32 lanes of a warp, or every thread of
+/// the block (`lanes` of them, along x). `id` is this thread's number among
+/// them; a thread strides by `count` over the shared loop.
+struct Sharing {
+  int64_t lanes;
+  Value zero, count, id;
+  bool isBlock() const { return lanes > qimeng::kWarpSize; }
 };
 
-/// Builds a LaneLoop for loop `reductionLoop` of `op`, at `b`.
-static LaneLoop buildLaneLoop(OpBuilder &b, Location loc,
-                              ArrayRef<Range> ranges, unsigned reductionLoop) {
-  LaneLoop loop;
-  loop.zero = arith::ConstantIndexOp::create(b, loc, 0);
-  loop.warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
-  loop.extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
-  loop.lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
-                                    b.getIndexAttr(qimeng::kWarpSize));
-  return loop;
+/// The sharing of `launch`'s ops by `lanes` threads, at `b`; an error on
+/// `op` when a block-wide sharing does not match the launch's threads.
+static FailureOr<Sharing> buildSharing(OpBuilder &b, Location loc,
+                                       gpu::LaunchOp launch,
+                                       linalg::LinalgOp op, int64_t lanes) {
+  if (lanes < qimeng::kWarpSize || lanes > 1024 ||
+      lanes % qimeng::kWarpSize != 0)
+    return op->emitOpError() << "cannot be shared by " << lanes
+                             << " lanes: a multiple of 32 up to 1024 can";
+  if (lanes > qimeng::kWarpSize) {
+    auto constantOf = [](Value v) { return getConstantIntValue(v); };
+    if (constantOf(launch.getBlockSizeX()) != lanes ||
+        constantOf(launch.getBlockSizeY()) != 1 ||
+        constantOf(launch.getBlockSizeZ()) != 1)
+      return op->emitOpError()
+             << "cannot be shared by " << lanes
+             << " lanes: its launch does not have " << lanes
+             << " threads along x (and one along y and z)";
+  }
+  Sharing sharing;
+  sharing.lanes = lanes;
+  sharing.zero = arith::ConstantIndexOp::create(b, loc, 0);
+  sharing.count = arith::ConstantIndexOp::create(b, loc, lanes);
+  if (sharing.isBlock())
+    sharing.id = gpu::ThreadIdOp::create(b, loc, b.getIndexType(),
+                                         gpu::DimensionAttr::get(
+                                             b.getContext(), gpu::Dimension::x),
+                                         b.getIndexAttr(lanes));
+  else
+    sharing.id = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
+                                       b.getIndexAttr(qimeng::kWarpSize));
+  return sharing;
+}
+
+/// Whether this thread is the one that stores a shared tile's result.
+static Value isFirstThread(OpBuilder &b, Location loc, const Sharing &s) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s.id, s.zero);
+}
+
+/// The loop `for i = id to extent step count`, unrolled so that each trip
+/// issues several iterations' loads at once (the iterations left over run
+/// in a second loop after it). Returns the values the two loops carry out.
+static SmallVector<Value>
+buildStridedLoop(OpBuilder &b, Location loc, const Sharing &s, Value extent,
+                 ValueRange inits,
+                 function_ref<void(OpBuilder &, Location, Value, ValueRange)>
+                     body) {
+  auto loop = scf::ForOp::create(b, loc, s.id, extent, s.count, inits, body);
+  // If unrolling declines, the loop stays as it is (slower, equally
+  // correct).
+  FailureOr<UnrolledLoopInfo> unrolled =
+      loopUnrollByFactor(loop, kLaneLoopUnroll);
+  if (succeeded(unrolled) && unrolled->epilogueLoopOp)
+    return SmallVector<Value>(unrolled->epilogueLoopOp->getResults());
+  if (succeeded(unrolled) && unrolled->mainLoopOp)
+    return SmallVector<Value>(unrolled->mainLoopOp->getResults());
+  return SmallVector<Value>(loop->getResults());
+}
+
+/// Block-wide sharing: every warp's total (in all its lanes) meets the
+/// others' in shared memory; returns them combined, in warp order, by
+/// `combine`. `totals` are the values of one warp (a reduction's partial
+/// result; an arg-reduction's value and index).
+static SmallVector<Value>
+combineWarps(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+             const Sharing &s, ValueRange totals,
+             function_ref<SmallVector<Value>(OpBuilder &, ValueRange,
+                                             ValueRange)>
+                 combine) {
+  int64_t warps = s.lanes / qimeng::kWarpSize;
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  SmallVector<Value> scratch;
+  for (Value total : totals)
+    scratch.push_back(launch.addWorkgroupAttribution(
+        MemRefType::get({warps}, total.getType(), MemRefLayoutAttrInterface(),
+                        space),
+        loc));
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, qimeng::kWarpSize);
+  Value warp = arith::DivUIOp::create(b, loc, s.id, warpSize);
+  Value lane = arith::RemUIOp::create(b, loc, s.id, warpSize);
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, s.zero);
+  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
+    for (auto [total, buffer] : llvm::zip(totals, scratch))
+      memref::StoreOp::create(nb, nloc, total, buffer, ValueRange{warp});
+    scf::YieldOp::create(nb, nloc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> combined;
+  for (Value buffer : scratch)
+    combined.push_back(
+        memref::LoadOp::create(b, loc, buffer, ValueRange{s.zero}));
+  for (int64_t w = 1; w < warps; ++w) {
+    Value at = arith::ConstantIndexOp::create(b, loc, w);
+    SmallVector<Value> other;
+    for (Value buffer : scratch)
+      other.push_back(memref::LoadOp::create(b, loc, buffer, ValueRange{at}));
+    combined = combine(b, combined, other);
+  }
+  return combined;
 }
 
 /// The reduction loop of `op`, whose parallel loops must have one
@@ -175,7 +273,8 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
 }
 
 LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
-                                                    StringRef tag) {
+                                                    StringRef tag,
+                                                    int64_t lanes) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
   if (!op)
     return launch.emitOpError()
@@ -199,21 +298,32 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
 
   OpBuilder b(op);
   Location loc = op.getLoc();
+  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
+  if (failed(sharingOr))
+    return failure();
+  const Sharing &sharing = *sharingOr;
+  Value zero = sharing.zero;
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  LaneLoop laneLoop = buildLaneLoop(b, loc, ranges, reductionLoop);
-  Value zero = laneLoop.zero, warpSize = laneLoop.warpSize,
-        extent = laneLoop.extent, lane = laneLoop.lane;
+  Value extent =
+      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   if (!neutral)
     return op->emitOpError() << "has a combiner without a neutral element";
   Value init = arith::ConstantOp::create(b, loc, *neutral);
+  BlockArgument output = op.getRegionOutputArgs().front();
+  // The op's own combiner on two partial results.
+  auto combine = [&](OpBuilder &nb, Value acc, Value other) {
+    IRMapping step;
+    step.map(output, acc);
+    step.map(reduced, other);
+    return nb.clone(*combiner, step)->getResult(0);
+  };
 
-  // Each lane folds iterations lane, lane + 32, ... of the reduction loop
+  // Each thread folds iterations id, id + lanes, ... of the reduction loop
   // with the op's own body, starting from the neutral element.
   Block *body = op.getBlock();
-  BlockArgument output = op.getRegionOutputArgs().front();
-  auto loop = scf::ForOp::create(
-      b, loc, lane, extent, warpSize, ValueRange{init},
+  SmallVector<Value> folded = buildStridedLoop(
+      b, loc, sharing, extent, ValueRange{init},
       [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
         IRMapping mapping;
         for (OpOperand *input : op.getDpsInputOperands()) {
@@ -230,7 +340,7 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
         Value yielded = body->getTerminator()->getOperand(0);
         scf::YieldOp::create(nb, nloc, mapping.lookupOrDefault(yielded));
       });
-  Value partial = loop.getResult(0);
+  Value partial = folded.front();
   // 32-bit values: a subgroup reduction, lowered to shuffles below; 16- and
   // 64-bit ones (which that lowering does not take): the butterfly here,
   // with the op's own combiner.
@@ -240,28 +350,30 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
                                           /*uniform=*/true);
   } else {
     total = partial;
-    for (int64_t offset = 1; offset < kWarpSize; offset *= 2) {
-      Value other = shuffleXor(b, loc, total, offset);
-      IRMapping step;
-      step.map(output, total);
-      step.map(reduced, other);
-      total = b.clone(*combiner, step)->getResult(0);
-    }
+    for (int64_t offset = 1; offset < kWarpSize; offset *= 2)
+      total = combine(b, total, shuffleXor(b, loc, total, offset));
   }
-  // Lane 0 folds the warp's total into the output element.
+  if (sharing.isBlock())
+    total = combineWarps(b, loc, launch, sharing, total,
+                         [&](OpBuilder &nb, ValueRange acc, ValueRange other) {
+                           return SmallVector<Value>{
+                               combine(nb, acc.front(), other.front())};
+                         })
+                .front();
+  // The first thread folds the total into the output element.
   OpOperand *init0 = op.getDpsInitOperand(0);
   SmallVector<Value> outIndices = getIndices(op, *init0, zero, zero);
   Value old = memref::LoadOp::create(b, loc, init0->get(), outIndices);
-  IRMapping mapping;
-  mapping.map(output, old);
-  mapping.map(reduced, total);
-  Value combined = b.clone(*combiner, mapping)->getResult(0);
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
-    memref::StoreOp::create(nb, nloc, combined, init0->get(), outIndices);
-    scf::YieldOp::create(nb, nloc);
-  });
+  Value combined = combine(b, old, total);
+  scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
+                    [&](OpBuilder &nb, Location nloc) {
+                      memref::StoreOp::create(nb, nloc, combined, init0->get(),
+                                              outIndices);
+                      scf::YieldOp::create(nb, nloc);
+                    });
+  // The block's next op reads what this one wrote.
+  if (sharing.isBlock())
+    gpu::BarrierOp::create(b, loc);
   op->erase();
 
   // Shuffles: the NVVM lowering takes integer subgroup reductions only.
@@ -276,7 +388,8 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
 }
 
 LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
-                                                      StringRef tag) {
+                                                      StringRef tag,
+                                                      int64_t lanes) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
   if (!op)
     return launch.emitOpError()
@@ -306,9 +419,11 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
 
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value lane = gpu::LaneIdOp::create(b, loc, b.getIndexType(),
-                                     b.getIndexAttr(kWarpSize));
+  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
+  if (failed(sharingOr))
+    return failure();
+  const Sharing &sharing = *sharingOr;
+  Value zero = sharing.zero;
   // One iteration of the op at index `at` of the strided loop: loads, the
   // body, stores.
   Block *body = op.getBlock();
@@ -345,20 +460,21 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
     SmallVector<Range> ranges = op.createLoopRanges(b, loc);
     Value extent =
         getValueOrCreateConstantIndexOp(b, loc, ranges[*strided].size);
-    Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
-    scf::ForOp::create(b, loc, lane, extent, warpSize, ValueRange{},
-                       [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-                         emitIteration(nb, nloc, j);
-                         scf::YieldOp::create(nb, nloc);
-                       });
+    buildStridedLoop(b, loc, sharing, extent, ValueRange{},
+                     [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+                       emitIteration(nb, nloc, j);
+                       scf::YieldOp::create(nb, nloc);
+                     });
   } else {
-    Value isLane0 =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-    scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
-      emitIteration(nb, nloc, zero);
-      scf::YieldOp::create(nb, nloc);
-    });
+    scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
+                      [&](OpBuilder &nb, Location nloc) {
+                        emitIteration(nb, nloc, zero);
+                        scf::YieldOp::create(nb, nloc);
+                      });
   }
+  // The block's next op reads what this one wrote.
+  if (sharing.isBlock())
+    gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
 }
@@ -425,8 +541,10 @@ bool mlir::qimeng::isWarpArgReduction(linalg::LinalgOp op) {
 /// element of its slice wins), then the lanes exchange (value, index) pairs
 /// by a butterfly that keeps the better value and, on a tie, the smaller
 /// index: the first best element of the row, as the serial loop finds it.
-static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
-                                                ArgReduction match) {
+static LogicalResult distributeWarpArgReduction(gpu::LaunchOp launch,
+                                                linalg::LinalgOp op,
+                                                ArgReduction match,
+                                                int64_t lanes) {
   FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
   if (failed(reductionLoopOr))
     return failure();
@@ -437,10 +555,14 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
                                 "permutation of the loops";
   OpBuilder b(op);
   Location loc = op.getLoc();
+  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
+  if (failed(sharingOr))
+    return failure();
+  const Sharing &sharing = *sharingOr;
+  Value zero = sharing.zero;
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  LaneLoop laneLoop = buildLaneLoop(b, loc, ranges, reductionLoop);
-  Value zero = laneLoop.zero, warpSize = laneLoop.warpSize,
-        extent = laneLoop.extent, lane = laneLoop.lane;
+  Value extent =
+      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   OpOperand *valueOut = op.getDpsInitOperand(0);
   OpOperand *indexOut = op.getDpsInitOperand(1);
   SmallVector<Value> outIndices = getIndices(op, *valueOut, zero, zero);
@@ -451,8 +573,8 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
   Block *body = op.getBlock();
   SmallVector<BlockArgument> outs(op.getRegionOutputArgs());
   OpOperand *input = op.getDpsInputOperand(0);
-  auto loop = scf::ForOp::create(
-      b, loc, lane, extent, warpSize, ValueRange{startValue, startIndex},
+  SmallVector<Value> scanned = buildStridedLoop(
+      b, loc, sharing, extent, ValueRange{startValue, startIndex},
       [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
         IRMapping mapping;
         mapping.map(op.getMatchingBlockArgument(input),
@@ -469,53 +591,63 @@ static LogicalResult distributeWarpArgReduction(linalg::LinalgOp op,
             ValueRange{mapping.lookupOrDefault(yield->getOperand(0)),
                        mapping.lookupOrDefault(yield->getOperand(1))});
       });
-  Value best = loop.getResult(0), at = loop.getResult(1);
-  for (int64_t offset = 1; offset < qimeng::kWarpSize; offset *= 2) {
-    Value otherBest = shuffleXor(b, loc, best, offset);
-    Value otherAt = shuffleXor(b, loc, at, offset);
-    // The other lane's pair wins when its value is better, or as good at a
-    // smaller index.
+  // The other pair wins when its value is better, or as good at a smaller
+  // index.
+  auto pick = [&](OpBuilder &nb, ValueRange mine,
+                  ValueRange other) -> SmallVector<Value> {
+    Value best = mine[0], at = mine[1], otherBest = other[0],
+          otherAt = other[1];
     Value better, equal;
     if (match.cmpf) {
-      better = arith::CmpFOp::create(b, loc, match.cmpf.getPredicate(),
+      better = arith::CmpFOp::create(nb, loc, match.cmpf.getPredicate(),
                                      otherBest, best);
-      equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+      equal = arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ,
                                     otherBest, best);
     } else {
-      better = arith::CmpIOp::create(b, loc, match.cmpi.getPredicate(),
+      better = arith::CmpIOp::create(nb, loc, match.cmpi.getPredicate(),
                                      otherBest, best);
-      equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, otherBest,
-                                    best);
+      equal = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq,
+                                    otherBest, best);
     }
-    Value earlier = arith::CmpIOp::create(b, loc,
+    Value earlier = arith::CmpIOp::create(nb, loc,
                                           at.getType().isIndex()
                                               ? arith::CmpIPredicate::ult
                                               : arith::CmpIPredicate::slt,
                                           otherAt, at);
     Value wins = arith::OrIOp::create(
-        b, loc, better, arith::AndIOp::create(b, loc, equal, earlier));
-    best = arith::SelectOp::create(b, loc, wins, otherBest, best);
-    at = arith::SelectOp::create(b, loc, wins, otherAt, at);
-  }
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-  scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &nb, Location nloc) {
-    memref::StoreOp::create(nb, nloc, best, valueOut->get(), outIndices);
-    memref::StoreOp::create(nb, nloc, at, indexOut->get(),
-                            getIndices(op, *indexOut, zero, zero));
-    scf::YieldOp::create(nb, nloc);
-  });
+        nb, loc, better, arith::AndIOp::create(nb, loc, equal, earlier));
+    return {arith::SelectOp::create(nb, loc, wins, otherBest, best),
+            arith::SelectOp::create(nb, loc, wins, otherAt, at)};
+  };
+  SmallVector<Value> pair = scanned;
+  for (int64_t offset = 1; offset < qimeng::kWarpSize; offset *= 2)
+    pair = pick(b, pair,
+                {shuffleXor(b, loc, pair[0], offset),
+                 shuffleXor(b, loc, pair[1], offset)});
+  if (sharing.isBlock())
+    pair = combineWarps(b, loc, launch, sharing, pair, pick);
+  scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
+                    [&](OpBuilder &nb, Location nloc) {
+                      memref::StoreOp::create(nb, nloc, pair[0],
+                                              valueOut->get(), outIndices);
+                      memref::StoreOp::create(
+                          nb, nloc, pair[1], indexOut->get(),
+                          getIndices(op, *indexOut, zero, zero));
+                      scf::YieldOp::create(nb, nloc);
+                    });
+  if (sharing.isBlock())
+    gpu::BarrierOp::create(b, loc);
   op->erase();
   return success();
 }
 
 LogicalResult mlir::qimeng::distributeOverLanes(gpu::LaunchOp launch,
-                                                StringRef tag) {
+                                                StringRef tag, int64_t lanes) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(lookupTaggedOp(launch, tag));
   if (op && op.getNumReductionLoops() == 0)
-    return distributeWarpElementwise(launch, tag);
+    return distributeWarpElementwise(launch, tag, lanes);
   if (op && op.hasPureBufferSemantics())
     if (std::optional<ArgReduction> match = matchArgReduction(op))
-      return distributeWarpArgReduction(op, *match);
-  return distributeWarpReduction(launch, tag);
+      return distributeWarpArgReduction(launch, op, *match, lanes);
+  return distributeWarpReduction(launch, tag, lanes);
 }

@@ -340,13 +340,16 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
 /// in blocks of up to 8 rows (the largest power of two that divides it; one
 /// when it is dynamic), one row per warp; along the row (the last loop, if
 /// the op has one) neither tiled nor mapped: the warp's lanes stride over it.
+/// Few rows (getRowLanes above 32): one row per block, shared by all the
+/// block's threads.
 LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                                           linalg::LinalgOp op, StringRef tag,
                                           const RowGroup &group) {
   unsigned rowLoops = group.rows.size();
   int64_t lastRows = group.rows.back();
+  int64_t lanes = getRowLanes(group, target.numSMs);
   int64_t rowsPerBlock =
-      ShapedType::isDynamic(lastRows)
+      ShapedType::isDynamic(lastRows) || lanes > kWarpSize
           ? 1
           : std::min<int64_t>(kWarpsPerReductionBlock,
                               int64_t(1) << llvm::countr_zero(
@@ -360,7 +363,7 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
                  TileLevel::block, nullptr);
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(warpTile), TileLevel::warp,
-                 nullptr);
+                 nullptr, lanes);
   return success();
 }
 

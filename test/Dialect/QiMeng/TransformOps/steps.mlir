@@ -1,11 +1,14 @@
 // RUN: qimeng-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
 
-// The lanes of a warp share a row sum: a loop per lane strided by 32, then
-// butterfly shuffles; lane 0 stores.
+// The lanes of a warp share a row sum: a loop per lane strided by 32,
+// unrolled 4 times (4 independent loads per trip, then the rest of the row
+// one by one), then butterfly shuffles; lane 0 stores.
 // CHECK-LABEL: func.func @row_sums
 // CHECK:       gpu.launch
 // CHECK:         %[[LANE:.+]] = gpu.lane_id
-// CHECK:         scf.for %{{.+}} = %[[LANE]] to %c256 step %c32
+// CHECK:         %[[MAIN:.+]] = scf.for %{{.+}} = %[[LANE]] to %[[END:.+]] step %c128
+// CHECK-COUNT-4:   memref.load
+// CHECK:         scf.for %{{.+}} = %[[END]] to %c256 step %c32 iter_args(%{{.+}} = %[[MAIN]])
 // CHECK:         gpu.shuffle xor
 // CHECK:         arith.cmpi eq, %[[LANE]], %c0
 // CHECK-NEXT:    scf.if
@@ -95,6 +98,89 @@ module attributes {transform.with_named_sequence} {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{cannot pipeline the loop: a read of its body stays a masked vector transfer}}
     transform.qimeng.check_pipelinable %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Every thread of a 256-thread block shares one row (1000 elements, not a
+// multiple of the threads): threads stride by 256; each warp's total goes
+// to shared memory (a workgroup attribution of the launch), every thread
+// combines the 8 in warp order, thread 0 stores, a barrier follows.
+// CHECK-LABEL: func.func @block_row_max
+// CHECK:       gpu.launch
+// CHECK-SAME:    workgroup(%[[SCRATCH:.+]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
+// CHECK:         scf.for %{{.+}} = %[[TID]] to %{{.+}} step %c1024
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %c1000 step %c256
+// CHECK:         gpu.shuffle xor
+// CHECK:         memref.store %{{.+}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK-COUNT-8: memref.load %[[SCRATCH]]
+// CHECK:         arith.cmpi eq, %[[TID]], %c0
+// CHECK-NEXT:    scf.if
+// CHECK:         gpu.barrier
+// CHECK-NEXT:    gpu.terminator
+func.func @block_row_max(%x: memref<4x1000xf32>, %y: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%b, %bb, %bc) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%t, %tt, %tc) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    %row = memref.subview %x[%b, 0] [1, 1000] [1, 1] : memref<4x1000xf32> to memref<1x1000xf32, strided<[1000, 1], offset: ?>>
+    %out = memref.subview %y[%b] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
+    linalg.reduce ins(%row : memref<1x1000xf32, strided<[1000, 1], offset: ?>>)
+                  outs(%out : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %m = arith.maximumf %in, %acc : f32
+        linalg.yield %m : f32
+      }
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduce = transform.structured.match ops{["linalg.reduce"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "max" -> !transform.any_param
+    transform.annotate %reduce "qimeng.tag" = %tag : !transform.any_op, !transform.any_param
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qimeng.distribute_over_lanes %launch {op_tag = "max", lanes = 256 : i64} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Block-wide lanes must be the launch's threads.
+func.func @lanes_not_threads(%x: memref<4x1000xf32>, %y: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%b, %bb, %bc) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%t, %tt, %tc) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %row = memref.subview %x[%b, 0] [1, 1000] [1, 1] : memref<4x1000xf32> to memref<1x1000xf32, strided<[1000, 1], offset: ?>>
+    %out = memref.subview %y[%b] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
+    // expected-error @below {{cannot be shared by 256 lanes: its launch does not have 256 threads along x}}
+    linalg.reduce ins(%row : memref<1x1000xf32, strided<[1000, 1], offset: ?>>)
+                  outs(%out : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %m = arith.maximumf %in, %acc : f32
+        linalg.yield %m : f32
+      }
+    gpu.terminator
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduce = transform.structured.match ops{["linalg.reduce"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "max" -> !transform.any_param
+    transform.annotate %reduce "qimeng.tag" = %tag : !transform.any_op, !transform.any_param
+    %launch = transform.structured.match ops{["gpu.launch"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not share the work of 'max' among the lanes of a warp}}
+    transform.qimeng.distribute_over_lanes %launch {op_tag = "max", lanes = 256 : i64} : !transform.any_op
     transform.yield
   }
 }

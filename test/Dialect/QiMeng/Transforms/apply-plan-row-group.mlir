@@ -1,7 +1,8 @@
 // A row-wise kernel: a fill, a reduction along the row and an elementwise op
 // over the row, each a row per warp, fused into one launch. The warps'
 // barriers order the three; the lanes stride over the row (the reduction with
-// shuffles, the elementwise op with a plain loop), and lane 0 writes the fill.
+// shuffles, the elementwise op with a plain loop; each loop unrolled 4 times,
+// the rest of the row after it), and lane 0 writes the fill.
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @normalize
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
@@ -13,11 +14,12 @@
 // CHECK-COUNT-5:   gpu.shuffle xor
 // CHECK:         gpu.barrier
 // CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
-// CHECK:         scf.for %[[J:.+]] = %[[LANE]] to %c1000 step %c32 {
+// CHECK:         scf.for %[[J:.+]] = %[[LANE]] to %[[END:.+]] step %c128 {
 // CHECK:           %[[X:.+]] = memref.load %{{.+}}[%c0, %[[J]]]
 // CHECK:           %[[S:.+]] = memref.load %{{.+}}[%c0]
 // CHECK:           %[[D:.+]] = arith.divf %[[X]], %[[S]]
 // CHECK:           memref.store %[[D]], %{{.+}}[%c0, %[[J]]]
+// CHECK:         scf.for %{{.+}} = %[[END]] to %c1000 step %c32 {
 // CHECK:         gpu.barrier
 // CHECK:         gpu.terminator
 // CHECK-NOT:   gpu.launch

@@ -9,6 +9,7 @@
 // JSON-NEXT:   {
 // JSON-NEXT:     "action": "tile",
 // JSON-NEXT:     "interchange": [],
+// JSON-NEXT:     "lanes": 32,
 // JSON-NEXT:     "level": "block",
 // JSON-NEXT:     "sizes": [
 // JSON-NEXT:       64,

@@ -51,9 +51,11 @@ func.func @dynamic_rows_outarg(%x: tensor<?x1000xf32>, %y: tensor<?x1000xf32>) -
 
 // -----
 
-// Few rows (16) but short ones: one kernel all the same (a warp gets through
-// its row of 1000 sooner than split kernels would start).
+// Few rows (16) but short ones: one kernel, a block per row, as many threads
+// as leave each 8 elements or more of its row (64 for 1000).
 // CHECK-LABEL: qimeng.plan @few_short_rows provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "reduction0" [1, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp lanes 64
 // CHECK:         qimeng.fuse
 func.func @few_short_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
   %e = tensor.empty() : tensor<16x1000xf32>
@@ -63,13 +65,29 @@ func.func @few_short_rows(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
 
 // -----
 
-// Few long rows (16 x 16384): no row group; they are better split across
-// warps (qimeng-split-reductions) and planned op by op.
+// Few long rows (16 x 16384, 64 KB each): one kernel, a block of 1024
+// threads per row.
 // CHECK-LABEL: qimeng.plan @few_long_rows provenance "builtin" attributes {qimeng.replaceable} {
-// CHECK-NOT:     qimeng.fuse
-// CHECK:       }
+// CHECK:         qimeng.tile "fill0" [1] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1] to warp lanes 1024
+// CHECK:         qimeng.tile "elementwise0" [1, 0] to warp lanes 1024
+// CHECK:         qimeng.fuse
 func.func @few_long_rows(%x: tensor<16x16384xf32>) -> tensor<16x16384xf32> {
   %e = tensor.empty() : tensor<16x16384xf32>
   %0 = linalg.softmax dimension(1) ins(%x : tensor<16x16384xf32>) outs(%e : tensor<16x16384xf32>) -> tensor<16x16384xf32>
   return %0 : tensor<16x16384xf32>
+}
+
+// -----
+
+// Few very long rows (16 x 262144, 1 MB each): no row group; one block would
+// stream a whole row, so they are better split across blocks
+// (qimeng-split-reductions) and planned op by op.
+// CHECK-LABEL: qimeng.plan @few_very_long_rows provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+func.func @few_very_long_rows(%x: tensor<16x262144xf32>) -> tensor<16x262144xf32> {
+  %e = tensor.empty() : tensor<16x262144xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<16x262144xf32>) outs(%e : tensor<16x262144xf32>) -> tensor<16x262144xf32>
+  return %0 : tensor<16x262144xf32>
 }

@@ -89,19 +89,30 @@ def QiMeng_TileOp : QiMeng_ActionOp<"tile"> {
     loops only; the reduction level tiles reduction
     loops only. `interchange` optionally permutes the tile loops.
 
+    At the warp level, `lanes` is the number of threads that share each warp
+    tile (default 32: the lanes of one warp). A row-wise tile (one output row
+    of a reduction, one row of an elementwise op) shared by more threads —
+    a multiple of 32, at most 1024, every warp of a block that holds one
+    tile — has the block's threads stride over the row and combine their
+    partial results through shared memory: a block per row, for few long
+    rows.
+
     Example:
 
     ```mlir
     qimeng.tile "mm" [128, 128, 0] to block
     qimeng.tile "mm" [0, 0, 16] to reduction
     qimeng.tile "conv" [1, 4, 8, 32, 0, 0, 0] to thread interchange [0, 1, 3, 2, 4, 5, 6]
+    qimeng.tile "rowsum" [1, 0] to warp lanes 512
     ```
   }];
   let arguments = (ins StrAttr:$target, DenseI64ArrayAttr:$sizes,
                        QiMeng_TileLevel:$level,
-                       OptionalAttr<DenseI64ArrayAttr>:$interchange);
+                       OptionalAttr<DenseI64ArrayAttr>:$interchange,
+                       DefaultValuedAttr<I64Attr, "32">:$lanes);
   let assemblyFormat = [{
-    $target $sizes `to` $level (`interchange` $interchange^)? attr-dict
+    $target $sizes `to` $level (`interchange` $interchange^)?
+    (`lanes` $lanes^)? attr-dict
   }];
 }
 

@@ -113,13 +113,22 @@ def QiMeng_DistributeOverLanesOp
     reads); a reduction's partial results are combined with
     `gpu.subgroup_reduce`.
 
+    With `lanes` above 32 (a multiple of 32, at most 1024, the launch's
+    threads along x), the op is one tile of the block (one row or one output
+    element per block) and every thread of the block strides over it; the
+    warps' partial results meet in shared memory, and a barrier follows the
+    op so the next op of the block reads what it wrote.
+
     ```mlir
     transform.qimeng.distribute_over_lanes %launch {op_tag = "sum"}
         : !transform.any_op
+    transform.qimeng.distribute_over_lanes %launch {op_tag = "sum",
+        lanes = 512 : i64} : !transform.any_op
     ```
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       StrAttr:$op_tag);
+                       StrAttr:$op_tag,
+                       DefaultValuedAttr<I64Attr, "32">:$lanes);
   let assemblyFormat = "$target attr-dict `:` type($target)";
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(

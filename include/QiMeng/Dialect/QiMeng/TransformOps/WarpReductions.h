@@ -38,19 +38,29 @@ bool isWarpArgReduction(linalg::LinalgOp op);
 /// its parallel loops have one iteration) as a lane-strided loop, a
 /// subgroup reduction lowered to shuffles, and a store by lane 0. Emits an
 /// error and fails when the op is missing or does not qualify.
-LogicalResult distributeWarpReduction(gpu::LaunchOp launch, StringRef tag);
+LogicalResult distributeWarpReduction(gpu::LaunchOp launch, StringRef tag,
+                                      int64_t lanes = kWarpSize);
 
 /// Rewrites the elementwise linalg op tagged `tag` in `launch` (after tiling
 /// to warps: every loop but the innermost has one iteration) so the warp's
 /// lanes share it: lane l computes the innermost loop's iterations l, l +
 /// 32, ... (coalesced), or, with no innermost loop left, lane 0 computes the
 /// one element. Emits an error and fails when the op does not qualify.
-LogicalResult distributeWarpElementwise(gpu::LaunchOp launch, StringRef tag);
+LogicalResult distributeWarpElementwise(gpu::LaunchOp launch, StringRef tag,
+                                        int64_t lanes = kWarpSize);
 
 /// distributeWarpReduction for a reduction (an arg-reduction: a butterfly
 /// over (value, index) pairs), distributeWarpElementwise for an op without
 /// reduction loops.
-LogicalResult distributeOverLanes(gpu::LaunchOp launch, StringRef tag);
+///
+/// `lanes` threads share each tile: 32 (a warp, the op tiled to warps), or
+/// up to 1024 (every thread of a block whose launch has `lanes` threads
+/// along x; the op is the block's one tile). Block-wide, the warps' partial
+/// results meet in shared memory (a workgroup attribution of the launch)
+/// and a barrier follows the op. Each thread's strided loop is unrolled
+/// (several loads in flight).
+LogicalResult distributeOverLanes(gpu::LaunchOp launch, StringRef tag,
+                                  int64_t lanes = kWarpSize);
 
 } // namespace mlir::qimeng
 
