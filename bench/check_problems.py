@@ -43,7 +43,8 @@ def main():
     args = parser.parse_args()
     problems_dir = os.path.join(HERE, "problems")
     files = sorted(os.path.relpath(p, problems_dir) for p in
-                   glob.glob(os.path.join(problems_dir, "level*", "*.mlir")))
+                   glob.glob(os.path.join(problems_dir, "level*", "*.mlir")) +
+                   glob.glob(os.path.join(problems_dir, "current", "*.mlir")))
     errors = []
     names = [p.name for p in registry.PROBLEMS]
     if len(set(names)) != len(names):

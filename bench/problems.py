@@ -56,6 +56,7 @@ class Problem:
     bytes: int           # minimum bytes moved: every input read once + the output written once
     note: str = ""       # what differs from KernelBench v0.1, or where level 2 shapes come from
     returned: bool = False  # the result is built inside and returned (no output argument)
+    shapes: str = "v0.1"  # "v0.1", or "current": KernelBench's current problem files
 
 
 _ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8,
@@ -73,16 +74,19 @@ _RETURNED = {"square_matmul", "transposed_b_matmul", "relu", "gelu", "softmax",
 
 
 def _problem(level, number, stem, entry, kernelbench, inputs, output,
-             reference, flops, note=""):
-    """A Problem named and placed by its level, number and file stem."""
+             reference, flops, note="", shapes="v0.1"):
+    """A Problem named and placed by its level, number and file stem (a
+    current-shapes twin: named K<level>-..., its file under current/)."""
     inputs = tuple(Input(tuple(s)) if isinstance(s, (tuple, list)) else s
                    for s in inputs)
     if isinstance(output, (tuple, list)):
         output = Output(tuple(output))
     return Problem(
-        name="L%d-%02d-%s" % (level, number, stem.replace("_", "-")),
+        name="%s%d-%02d-%s" % ("K" if shapes == "current" else "L", level,
+                                number, stem.replace("_", "-")),
         level=level,
-        mlir="level%d/%02d_%s.mlir" % (level, number, stem),
+        mlir="%s/%02d_%s.mlir" % ("current" if shapes == "current"
+                                  else "level%d" % level, number, stem),
         entry=entry,
         kernelbench=kernelbench,
         inputs=inputs,
@@ -91,7 +95,8 @@ def _problem(level, number, stem, entry, kernelbench, inputs, output,
         flops=int(flops),
         bytes=sum(_size(s) for s in inputs) + _size(output),
         note=note,
-        returned=entry in _RETURNED)
+        returned=entry in _RETURNED,
+        shapes=shapes)
 
 
 # --- References (PyTorch eager) ----------------------------------------------
@@ -377,7 +382,48 @@ LEVEL2 = [
              _matmul_divide_sum, 2 * 128 * 10 * 20 + 2 * 128 * 20 + 128),
 ]
 
-PROBLEMS = LEVEL1 + LEVEL2
+# Level 1 problems again at the shapes of KernelBench's current problem files
+# (ScalingIntelligence/KernelBench at 423217d, 2026-03-05), where launch
+# latency no longer hides a slow plan: the memory-bound ones (each moves
+# gigabytes). LayerNorm's current shapes are v0.1's (L1-13).
+_ACT_NOW = (4096, 393216)
+_NORM_NOW = (112, 64, 512, 512)
+_RED_NOW = (128, 4096, 4095)
+_KB = "ScalingIntelligence/KernelBench at 423217d"
+
+CURRENT = [
+    _problem(1, 4, "matvec", "matvec",
+             "level1/4_Matrix_vector_multiplication_.py",
+             [(2048, 1048576), (1048576,)], (2048,), _matmul,
+             2 * 2048 * 1048576,
+             note="vector and result 1-D (KernelBench: 1048576x1, 2048x1)",
+             shapes="current"),
+    _problem(1, 8, "relu", "relu", "level1/19_ReLU.py",
+             [_ACT_NOW], _ACT_NOW, _relu, prod(_ACT_NOW), shapes="current"),
+    _problem(1, 11, "softmax", "softmax", "level1/23_Softmax.py",
+             [_ACT_NOW], _ACT_NOW, _softmax, 5 * prod(_ACT_NOW),
+             shapes="current"),
+    _problem(1, 12, "log_softmax", "log_softmax", "level1/24_LogSoftmax.py",
+             [_ACT_NOW], _ACT_NOW, _log_softmax,
+             5 * prod(_ACT_NOW) + _ACT_NOW[0], shapes="current"),
+    _problem(1, 14, "rmsnorm", "rmsnorm", "level1/36_RMSNorm_.py",
+             [_NORM_NOW], _NORM_NOW, _rmsnorm, 3 * prod(_NORM_NOW),
+             shapes="current"),
+    _problem(1, 15, "sum_reduce", "sum_reduce",
+             "level1/47_Sum_reduction_over_a_dimension.py",
+             [_RED_NOW], (128, 1, 4095), _sum_dim1_keepdim, prod(_RED_NOW),
+             shapes="current"),
+    _problem(1, 16, "max_reduce", "max_reduce",
+             "level1/49_Max_reduction_over_a_dimension.py",
+             [_RED_NOW], (128, 4095), _max_dim1, prod(_RED_NOW),
+             shapes="current"),
+    _problem(1, 17, "argmax", "argmax",
+             "level1/51_Argmax_over_a_dimension.py",
+             [_RED_NOW], Output((128, 4095), "int64"), _argmax_dim1,
+             prod(_RED_NOW), shapes="current"),
+]
+
+PROBLEMS = LEVEL1 + LEVEL2 + CURRENT
 
 
 def by_name(name):

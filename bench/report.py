@@ -90,10 +90,17 @@ def summarize(merged):
                 problems, baseline, p)
     for level in (1, 2):
         chosen = [p for p in problems
-                  if p.get("level") == level and p.get("correct")]
+                  if p.get("level") == level and p.get("correct") and
+                  p.get("shapes", "v0.1") == "v0.1"]
         for baseline in ("eager", "compile"):
             summary["geomean_L%d_vs_%s" % (level, baseline)] = geomean(
                 [speedup(p, baseline) for p in chosen])
+    # Level 1 again at KernelBench's current shapes (its K1-* problems).
+    current = [p for p in problems
+               if p.get("shapes") == "current" and p.get("correct")]
+    for baseline in ("eager", "compile"):
+        summary["geomean_K1_vs_%s" % baseline] = geomean(
+            [speedup(p, baseline) for p in current])
     return summary
 
 
@@ -156,6 +163,11 @@ def markdown(merged, summary, command):
         out.append("| geomean speedup, level %d | %s | %s |" % (
             level, fmt(summary["geomean_L%d_vs_eager" % level], 3, "×"),
             fmt(summary["geomean_L%d_vs_compile" % level], 3, "×")))
+    if summary.get("geomean_K1_vs_eager") is not None:
+        out.append("| geomean speedup, level 1 at current shapes (K1-*) "
+                   "| %s | %s |" % (
+                       fmt(summary["geomean_K1_vs_eager"], 3, "×"),
+                       fmt(summary["geomean_K1_vs_compile"], 3, "×")))
     out += ["", "%d of %d problems correct." % (summary["correct"],
                                                summary["problems"]), "",
             "## Problems", "",

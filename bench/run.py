@@ -314,7 +314,8 @@ def time_qimeng(problem, qrun, compiled, workdir, warmup, runs):
 def bench_problem(problem, tools, args, numpy, torch):
     entry = {"name": problem.name, "level": problem.level,
              "kernelbench": problem.kernelbench, "flops": problem.flops,
-             "bytes": problem.bytes, "note": problem.note}
+             "bytes": problem.bytes, "note": problem.note,
+             "shapes": problem.shapes}
     workdir = tempfile.mkdtemp(prefix="qimeng-bench-")
     # Seconds per stage of the harness (where a slow run spends its time).
     stages = entry["harness_s"] = {}
