@@ -109,6 +109,22 @@ qimeng.plan @f provenance "builtin" {
 
 // -----
 
+func.func @f() { return }
+qimeng.plan @f provenance "builtin" {
+  // expected-error @+1 {{sets lanes 64 on a thread tile; only warp tiles are shared by lanes}}
+  qimeng.tile "mm" [4, 4] to thread lanes 64
+}
+
+// -----
+
+func.func @f() { return }
+qimeng.plan @f provenance "builtin" {
+  // expected-error @+1 {{lanes must be a multiple of 32 from 32 to 1024 (the threads sharing each warp tile), got 48}}
+  qimeng.tile "mm" [1, 0] to warp lanes 48
+}
+
+// -----
+
 func.func @f(%A: tensor<8x8xf32>, %B: tensor<8x8xf32>, %C: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : tensor<8x8xf32>, tensor<8x8xf32>) outs(%C : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>

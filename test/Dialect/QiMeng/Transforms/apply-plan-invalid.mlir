@@ -498,3 +498,22 @@ qimeng.plan @m provenance "builtin" {
   // expected-error @+1 {{computes 'mm' with wgmma, but rows of A or B are not a multiple of 16 bytes apart (TMA needs K and N to be multiples of 8)}}
   qimeng.mma "mm" wgmma [64, 128, 16] (bf16, bf16) -> f32
 }
+
+// -----
+
+// A warp tile shared by more than a warp's lanes must be the block's only
+// one.
+func.func @rows(%A: memref<64x256xf32>, %B: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%A : memref<64x256xf32>) outs(%B : memref<64xf32>) attrs = {qimeng.tag = "sum"} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// expected-error @+1 {{target 'sum' shares each warp tile by 128 lanes, but its block tile [4, 0] holds 4 warp tiles; lanes above 32 need one warp tile per block}}
+qimeng.plan @rows provenance "builtin" {
+  qimeng.tile "sum" [4, 0] to block
+  qimeng.tile "sum" [1, 0] to warp lanes 128
+}
