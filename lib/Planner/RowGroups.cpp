@@ -154,31 +154,31 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
   return worth;
 }
 
-int64_t mlir::qimeng::getRowLanes(const RowGroup &group, int64_t numSMs) {
-  constexpr int64_t kWarpSize = 32;
+int64_t mlir::qimeng::getRowLanes(const RowGroup &group,
+                                  const TargetProfile &target) {
   constexpr int64_t kWarpsPerSM = 16;
-  constexpr int64_t kThreadsPerSM = kWarpsPerSM * kWarpSize;
-  constexpr int64_t kMaxLanes = 1024;
   constexpr int64_t kMinPerThread = 8;
   constexpr int64_t kMaxBlockRowBytes = 512 * 1024;
+  int64_t warp = target.warpSize;
+  int64_t busy = kWarpsPerSM * target.numSMs;
   int64_t rows = 1;
   for (int64_t r : group.rows)
-    rows = ShapedType::isDynamic(r) ? kWarpsPerSM * numSMs
+    rows = ShapedType::isDynamic(r) ? busy
                                     : std::min<int64_t>(rows * r, 1 << 30);
-  if (rows >= kWarpsPerSM * numSMs)
-    return kWarpSize;
+  if (rows >= busy)
+    return warp;
   bool staticRow = !ShapedType::isDynamic(group.rowLength);
   if (staticRow && group.rowLength * group.elementBytes > kMaxBlockRowBytes)
     return 0;
   int64_t lanes = static_cast<int64_t>(llvm::PowerOf2Ceil(
-      static_cast<uint64_t>(llvm::divideCeil(kThreadsPerSM * numSMs, rows))));
-  lanes = std::clamp<int64_t>(lanes, kWarpSize, kMaxLanes);
-  while (staticRow && lanes > kWarpSize &&
-         lanes * kMinPerThread > group.rowLength)
+      static_cast<uint64_t>(llvm::divideCeil(busy * warp, rows))));
+  lanes = std::clamp<int64_t>(lanes, warp, target.maxThreadsPerBlock);
+  while (staticRow && lanes > warp && lanes * kMinPerThread > group.rowLength)
     lanes /= 2;
   return lanes;
 }
 
-bool mlir::qimeng::isWorthOneKernel(const RowGroup &group, int64_t numSMs) {
-  return getRowLanes(group, numSMs) > 0;
+bool mlir::qimeng::isWorthOneKernel(const RowGroup &group,
+                                    const TargetProfile &target) {
+  return getRowLanes(group, target) > 0;
 }

@@ -12,6 +12,7 @@
 #ifndef QIMENG_PLANNER_ROWGROUPS_H
 #define QIMENG_PLANNER_ROWGROUPS_H
 
+#include "QiMeng/Target/TargetProfile.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 namespace mlir::qimeng {
@@ -37,20 +38,21 @@ findRowGroups(ArrayRef<linalg::LinalgOp> roots,
               llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,
               const llvm::SmallPtrSetImpl<Operation *> &excluded);
 
-/// How many threads share each row of `group` when it runs as one kernel,
-/// on a GPU of `numSMs` SMs; 0 when it runs better split (its reductions
+/// How many threads share each row of `group` when it runs as one kernel on
+/// `target`; 0 when it runs better split (its reductions
 /// across blocks by qimeng-split-reductions, then op by op).
 /// - Rows enough to keep the GPU busy (16 warps per SM; dynamic rows count
-///   as enough): a warp per row (32).
+///   as enough): a warp per row.
 /// - Fewer rows: a block per row, with the threads the GPU needs in all
-///   (512 per SM), a power of two from 32 to 1024 that leaves every thread
+///   (16 warps per SM), a power of two from a warp to the most threads a
+///   block takes that leaves every thread
 ///   8 elements of a static row or more — when a row is at most 512 KB (a
 ///   block streams it three or four times sooner than a split's kernels
 ///   launch); longer rows (a layer norm over 4M elements) are split.
-int64_t getRowLanes(const RowGroup &group, int64_t numSMs);
+int64_t getRowLanes(const RowGroup &group, const TargetProfile &target);
 
-/// Whether `group` runs as one kernel: getRowLanes(group, numSMs) > 0.
-bool isWorthOneKernel(const RowGroup &group, int64_t numSMs);
+/// Whether `group` runs as one kernel: getRowLanes(group, target) > 0.
+bool isWorthOneKernel(const RowGroup &group, const TargetProfile &target);
 
 } // namespace mlir::qimeng
 

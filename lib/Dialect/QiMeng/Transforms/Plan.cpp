@@ -347,7 +347,7 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                                           const RowGroup &group) {
   unsigned rowLoops = group.rows.size();
   int64_t lastRows = group.rows.back();
-  int64_t lanes = getRowLanes(group, target.numSMs);
+  int64_t lanes = getRowLanes(group, target);
   int64_t rowsPerBlock =
       ShapedType::isDynamic(lastRows) || lanes > kWarpSize
           ? 1
@@ -870,7 +870,7 @@ private:
           },
           fused);
       llvm::erase_if(rowGroups, [&](const RowGroup &group) {
-        return !isWorthOneKernel(group, planner.getTarget().numSMs) ||
+        return !isWorthOneKernel(group, planner.getTarget()) ||
                !hasOneRowSource(group);
       });
       for (const RowGroup &group : rowGroups)

@@ -282,7 +282,7 @@ public:
                  return getWarpReductionKind(op).has_value();
                },
                none))
-        if (isWorthOneKernel(group, profile->numSMs))
+        if (isWorthOneKernel(group, *profile))
           for (linalg::LinalgOp op : group.ops)
             inRowKernels.insert(op);
     }
