@@ -142,13 +142,26 @@ void ScriptBuilder::emitLowering() {
   // Whatever was not vectorized becomes scalar loops inside the threads.
   std::string k = matchKernel();
   std::string rest = fresh("rest");
+  // Each output element is reduced by an innermost loop, whose accumulator
+  // then stays in a register instead of the output buffer.
+  std::string ordered = fresh("ordered");
   os << llvm::formatv(
       "    {0} = transform.structured.match interface{{LinalgOp} in {1} : "
       "(!transform.any_op) -> !transform.any_op\n"
-      "    {2} = transform.structured.convert_to_loops {0} : "
+      "    {2} = transform.qimeng.move_reduction_loops_innermost {0} : "
+      "(!transform.any_op) -> !transform.any_op\n"
+      "    {3} = transform.structured.convert_to_loops {2} : "
       "(!transform.any_op) -> !transform.any_op\n",
-      rest, k, fresh("loops"));
+      rest, k, ordered, fresh("loops"));
   k = matchKernel();
+  // The loops' index maps fold first (an index that is a loop's induction
+  // variable becomes that value, in every access).
+  os << llvm::formatv(
+      "    transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.canonicalization\n"
+      "    } : !transform.any_op\n"
+      "    transform.qimeng.hoist_loop_accumulators {0} : !transform.any_op\n",
+      k);
   // n-D vectors -> 1-D, staged (one pattern set at a time never ping-pongs).
   os << llvm::formatv(
       "    transform.apply_patterns to {0} {{\n"

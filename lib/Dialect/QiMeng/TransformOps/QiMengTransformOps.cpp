@@ -1,6 +1,7 @@
 //===- QiMengTransformOps.cpp - QiMeng transform ops ----------------------===//
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/LoopAccumulators.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
@@ -263,6 +264,31 @@ DiagnosedSilenceableFailure transform::HoistStageBuffersOp::applyToOne(
     return emitDefiniteFailure()
            << "could not prepare the shared-memory tiles of loop '" << getName()
            << "' for multi-buffering";
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+transform::MoveReductionLoopsInnermostOp::applyToOne(
+    transform::TransformRewriter &rewriter, linalg::LinalgOp target,
+    transform::ApplyToEachResultList &results, transform::TransformState &) {
+  FailureOr<Operation *> moved =
+      qimeng::moveReductionLoopsInnermost(rewriter, target);
+  if (failed(moved))
+    return emitDefiniteFailure()
+           << "could not reorder the loops of " << target->getName();
+  results.push_back(*moved);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::HoistLoopAccumulatorsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::HoistLoopAccumulatorsOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  qimeng::hoistLoopAccumulators(rewriter, target);
   return DiagnosedSilenceableFailure::success();
 }
 

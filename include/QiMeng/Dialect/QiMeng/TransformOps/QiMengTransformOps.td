@@ -167,6 +167,70 @@ def QiMeng_HoistStageBuffersOp
   }];
 }
 
+def QiMeng_MoveReductionLoopsInnermostOp
+    : Op<Transform_Dialect, "qimeng.move_reduction_loops_innermost",
+         [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+          TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Order a linalg op's loops parallel first, reductions last";
+  let description = [{
+    Rewrites each target linalg op (named ops are generalized) so that its
+    parallel loops come first and its reduction loops last, each kind in
+    its order. Lowered to loops, every output element is then reduced by an
+    innermost loop, whose accumulator `hoist_loop_accumulators` keeps in a
+    register. The order in which each output element is reduced does not
+    change. Ops already in that order are returned as they are.
+
+    ```mlir
+    %inner = transform.qimeng.move_reduction_loops_innermost %ops
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = "$target attr-dict `:` functional-type($target, $result)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::linalg::LinalgOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def QiMeng_HoistLoopAccumulatorsOp
+    : QiMeng_InPlaceStepOp<"qimeng.hoist_loop_accumulators"> {
+  let summary = "Keep the accumulators of serial loops in registers";
+  let description = [{
+    In every `scf.for` nested in the target (innermost first), a
+    `memref.store` of the loop body to a location that does not change with
+    the iteration becomes a loop-carried value: one load before the loop,
+    one store after it. A thread that reduces serially (an output element per
+    thread) then no longer loads and stores its output in every iteration,
+    which LLVM cannot undo: it cannot prove that the loop's other loads do
+    not alias the output.
+
+    A location qualifies when every access in the loop to the allocation or
+    argument it views is a `memref.load` of the same memref and indices, or
+    that store, directly in the loop body, and every other op of the loop
+    names the values it touches (a barrier keeps the loop as it is).
+    Distinct allocations and arguments are taken not to overlap. Loops that
+    do not qualify are left as they are; the step never fails.
+
+    ```mlir
+    transform.qimeng.hoist_loop_accumulators %kernel : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def QiMeng_CheckPipelinableOp
     : QiMeng_InPlaceStepOp<"qimeng.check_pipelinable"> {
   let summary = "Check that upstream's pipeliner can take a loop";

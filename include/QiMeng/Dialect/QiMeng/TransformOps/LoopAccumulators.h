@@ -1,0 +1,50 @@
+//===- LoopAccumulators.h - Serial accumulators in registers ---*- C++ -*-===//
+//
+// A thread that reduces serially (an output element per thread, its
+// reduction loop lowered by convert_to_loops) loads and stores its output
+// element in every iteration: the accumulator lives in global memory. LLVM
+// cannot keep it in a register, since it cannot prove that the loop's loads
+// of the input do not alias the output. This step moves such accumulators
+// into loop-carried values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_DIALECT_QIMENG_TRANSFORMOPS_LOOPACCUMULATORS_H
+#define QIMENG_DIALECT_QIMENG_TRANSFORMOPS_LOOPACCUMULATORS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::qimeng {
+
+/// In every `scf.for` nested in `root` (innermost first), replaces a
+/// `memref.store` of the loop body to a location that does not change with
+/// the iteration (memref and indices defined outside the loop) by a
+/// loop-carried value: one load before the loop, one store after it, the
+/// body's loads of that location reading the carried value (or the value
+/// stored before them in the same iteration).
+///
+/// A location qualifies when nothing else in the loop touches its buffer:
+/// every access to a memref viewing the same allocation or argument is a
+/// `memref.load` or that one store, directly in the loop body and with the
+/// same memref and indices; and every other op of the loop has no memory
+/// effect or only effects on values (a barrier, an unknown call keeps the
+/// loop as it is). Distinct allocations and arguments are taken not to
+/// overlap, as QiMeng's host code allocates them.
+///
+/// Returns the number of accumulators moved.
+unsigned hoistLoopAccumulators(RewriterBase &rewriter, Operation *root);
+
+/// Reorders the loops of `op` (a linalg op on buffers) so that its parallel
+/// loops come first and its reduction loops last, each kind in its order
+/// (a named op is generalized first): lowered to loops, each output element
+/// is then reduced by an innermost loop whose accumulator
+/// hoistLoopAccumulators can keep in a register. The order of each output
+/// element's reduction does not change. Returns the op in place of `op`
+/// (`op` itself when it already is in that order).
+FailureOr<Operation *> moveReductionLoopsInnermost(RewriterBase &rewriter,
+                                                   Operation *op);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_LOOPACCUMULATORS_H
