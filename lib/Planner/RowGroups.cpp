@@ -158,16 +158,35 @@ int64_t mlir::qimeng::getRowLanes(const RowGroup &group,
                                   const TargetProfile &target) {
   constexpr int64_t kWarpsPerSM = 16;
   constexpr int64_t kMinPerThread = 8;
+  constexpr int64_t kMinPerThreadOfManyRows = 16;
+  constexpr int64_t kMaxLanesOfManyRows = 256;
   constexpr int64_t kMaxBlockRowBytes = 512 * 1024;
   int64_t warp = target.warpSize;
   int64_t busy = kWarpsPerSM * target.numSMs;
+  bool staticRow = !ShapedType::isDynamic(group.rowLength);
+  // Rows shorter than a warp: a thread per row (a warp's idle lanes would
+  // outnumber its busy ones).
+  if (staticRow && group.rowLength < warp)
+    return 1;
+  bool dynamicRows = llvm::any_of(group.rows, ShapedType::isDynamic);
   int64_t rows = 1;
   for (int64_t r : group.rows)
-    rows = ShapedType::isDynamic(r) ? busy
-                                    : std::min<int64_t>(rows * r, 1 << 30);
+    if (!ShapedType::isDynamic(r))
+      rows = std::min<int64_t>(rows * r, 1 << 30);
+  // An unknown number of rows: few or many, a block of up to 256 threads
+  // per row with 16 elements each or more keeps a long row from running on
+  // one warp, and costs a short one nothing (a warp).
+  if (dynamicRows) {
+    if (!staticRow)
+      return warp;
+    int64_t lanes = static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(
+        std::max<int64_t>(1, group.rowLength / kMinPerThreadOfManyRows))));
+    return std::clamp<int64_t>(lanes, warp,
+                               std::min(kMaxLanesOfManyRows,
+                                        target.maxThreadsPerBlock));
+  }
   if (rows >= busy)
     return warp;
-  bool staticRow = !ShapedType::isDynamic(group.rowLength);
   if (staticRow && group.rowLength * group.elementBytes > kMaxBlockRowBytes)
     return 0;
   int64_t lanes = static_cast<int64_t>(llvm::PowerOf2Ceil(

@@ -28,8 +28,32 @@ TEST(RowGroupsTest, ManyRowsTakeAWarpEach) {
   EXPECT_EQ(getRowLanes(makeGroup({4096}, 393216), h200()), 32);
   EXPECT_EQ(getRowLanes(makeGroup({2112}, 1000), h200()), 32);
   EXPECT_EQ(getRowLanes(makeGroup({16, 256}, 64), h200()), 32);
-  // Dynamic rows count as many.
+}
+
+TEST(RowGroupsTest, ShortRowsTakeAThreadEach) {
+  // Shorter than a warp: a thread per row, few rows or many.
+  EXPECT_EQ(getRowLanes(makeGroup({100, 5120}, 8), h200()), 1);
+  EXPECT_EQ(getRowLanes(makeGroup({13}, 31), h200()), 1);
+  EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic}, 5), h200()), 1);
+  EXPECT_TRUE(isWorthOneKernel(makeGroup({100, 5120}, 8), h200()));
+  // A warp's length takes a warp.
+  EXPECT_EQ(getRowLanes(makeGroup({100, 5120}, 32), h200()), 32);
+}
+
+TEST(RowGroupsTest, DynamicRowsTakeThreadsByTheRowLength) {
+  // 16 elements per thread or more, from a warp to 256 threads.
   EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic}, 5000), h200()),
+            256);
+  EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic}, 3072), h200()),
+            128);
+  EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic}, 1000), h200()), 32);
+  EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic}, 100), h200()), 32);
+  EXPECT_EQ(getRowLanes(makeGroup({8, ShapedType::kDynamic}, 393216), h200()),
+            256);
+  // A dynamic row length too: a warp.
+  EXPECT_EQ(getRowLanes(makeGroup({ShapedType::kDynamic},
+                                  ShapedType::kDynamic),
+                        h200()),
             32);
 }
 

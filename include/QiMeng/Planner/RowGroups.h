@@ -41,8 +41,11 @@ findRowGroups(ArrayRef<linalg::LinalgOp> roots,
 /// How many threads share each row of `group` when it runs as one kernel on
 /// `target`; 0 when it runs better split (its reductions
 /// across blocks by qimeng-split-reductions, then op by op).
-/// - Rows enough to keep the GPU busy (16 warps per SM; dynamic rows count
-///   as enough): a warp per row.
+/// - Rows shorter than a warp: 1, a thread per row.
+/// - A dynamic number of rows: a block per row of a power of two threads
+///   from a warp to 256, each with 16 elements of a static row or more (a
+///   warp for a dynamic row length).
+/// - Rows enough to keep the GPU busy (16 warps per SM): a warp per row.
 /// - Fewer rows: a block per row, with the threads the GPU needs in all
 ///   (16 warps per SM), a power of two from a warp to the most threads a
 ///   block takes that leaves every thread

@@ -341,23 +341,40 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
 /// when it is dynamic), one row per warp; along the row (the last loop, if
 /// the op has one) neither tiled nor mapped: the warp's lanes stride over it.
 /// Few rows (getRowLanes above 32): one row per block, shared by all the
-/// block's threads.
+/// block's threads. Rows shorter than a warp (getRowLanes 1): a row per
+/// thread, 256 threads per block along the last row dimension (fewer when
+/// it is shorter), each thread running along its row serially.
 LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                                           linalg::LinalgOp op, StringRef tag,
                                           const RowGroup &group) {
   unsigned rowLoops = group.rows.size();
   int64_t lastRows = group.rows.back();
   int64_t lanes = getRowLanes(group, target);
+  SmallVector<int64_t> blockTile(op.getNumLoops(), 0);
+  for (unsigned i = 0; i < rowLoops; ++i)
+    blockTile[i] = 1;
+  if (lanes == 1) {
+    int64_t threads = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
+    if (!ShapedType::isDynamic(lastRows))
+      threads = std::min<int64_t>(
+          threads, llvm::PowerOf2Ceil(static_cast<uint64_t>(lastRows)));
+    blockTile[rowLoops - 1] = threads;
+    SmallVector<int64_t> threadTile(op.getNumLoops(), 0);
+    for (unsigned i = 0; i < rowLoops; ++i)
+      threadTile[i] = 1;
+    TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
+                   TileLevel::block, nullptr);
+    TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadTile),
+                   TileLevel::thread, nullptr);
+    return success();
+  }
   int64_t rowsPerBlock =
       ShapedType::isDynamic(lastRows) || lanes > kWarpSize
           ? 1
           : std::min<int64_t>(kWarpsPerReductionBlock,
                               int64_t(1) << llvm::countr_zero(
                                   static_cast<uint64_t>(lastRows)));
-  SmallVector<int64_t> blockTile(op.getNumLoops(), 0);
   SmallVector<int64_t> warpTile(op.getNumLoops(), 0);
-  for (unsigned i = 0; i < rowLoops; ++i)
-    blockTile[i] = 1;
   blockTile[rowLoops - 1] = rowsPerBlock;
   warpTile[rowLoops - 1] = 1;
   TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockTile),
@@ -866,7 +883,8 @@ private:
       rowGroups = findRowGroups(
           roots,
           [](linalg::LinalgOp op) {
-            return getWarpReductionKind(op).has_value();
+            return getWarpReductionKind(op).has_value() ||
+                   isWarpArgReduction(op);
           },
           fused);
       llvm::erase_if(rowGroups, [&](const RowGroup &group) {

@@ -25,9 +25,11 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
 // -----
 
 // A dynamic number of rows read off one argument (the temporaries and the
-// result sized from it): one kernel, a row per block.
+// result sized from it): one kernel, a row per block; a warp for rows of
+// 1000 (16 elements per thread or more).
 // CHECK-LABEL: qimeng.plan @dynamic_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK:         qimeng.tile "reduction0" [1, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp{{$}}
 // CHECK:         qimeng.fuse
 func.func @dynamic_rows(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
   %c0 = arith.constant 0 : index
@@ -90,4 +92,78 @@ func.func @few_very_long_rows(%x: tensor<16x262144xf32>) -> tensor<16x262144xf32
   %e = tensor.empty() : tensor<16x262144xf32>
   %0 = linalg.softmax dimension(1) ins(%x : tensor<16x262144xf32>) outs(%e : tensor<16x262144xf32>) -> tensor<16x262144xf32>
   return %0 : tensor<16x262144xf32>
+}
+
+// -----
+
+// A dynamic number of long rows: a block of 128 threads per row of 3072 (16
+// elements each), however many rows come.
+// CHECK-LABEL: qimeng.plan @dynamic_long_rows provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "reduction0" [1, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp lanes 128
+// CHECK:         qimeng.fuse
+func.func @dynamic_long_rows(%x: tensor<?x3072xf16>) -> tensor<?x3072xf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x3072xf16>
+  %e = tensor.empty(%n) : tensor<?x3072xf16>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<?x3072xf16>) outs(%e : tensor<?x3072xf16>) -> tensor<?x3072xf16>
+  return %0 : tensor<?x3072xf16>
+}
+
+// -----
+
+// Rows shorter than a warp (8 elements): a thread per row, 256 rows per
+// block, every op in the block loop of the last.
+// CHECK-LABEL: qimeng.plan @short_rows provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 256] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 1] to thread
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 256, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 1, 0] to thread
+// CHECK:         qimeng.tile "elementwise0" [1, 256, 0] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1, 0] to thread
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction1"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "fill1"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction0"
+// CHECK-NEXT:    qimeng.fuse "elementwise0" producer "fill0"
+// CHECK-NEXT:  }
+func.func @short_rows(%x: tensor<100x5120x8xf32>) -> tensor<100x5120x8xf32> {
+  %e = tensor.empty() : tensor<100x5120x8xf32>
+  %0 = linalg.softmax dimension(2) ins(%x : tensor<100x5120x8xf32>) outs(%e : tensor<100x5120x8xf32>) -> tensor<100x5120x8xf32>
+  return %0 : tensor<100x5120x8xf32>
+}
+
+// -----
+
+// An argmax as torch-mlir writes it (the maximum and its index, each with its
+// fill) over 33 rows of 3072: one kernel, a block of 256 threads per row.
+// CHECK-LABEL: qimeng.plan @argmax provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "fill0" [1] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1] to warp lanes 256
+// CHECK-NEXT:    qimeng.tile "fill1" [1] to block
+// CHECK-NEXT:    qimeng.tile "fill1" [1] to warp lanes 256
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp lanes 256
+// CHECK-NEXT:    qimeng.fuse "reduction0" producer "fill1"
+// CHECK-NEXT:    qimeng.fuse "reduction0" producer "fill0"
+// CHECK-NEXT:  }
+#in = affine_map<(r, c) -> (r, c)>
+#out = affine_map<(r, c) -> (r)>
+func.func @argmax(%x: tensor<33x3072xf32>) -> tensor<33xi64> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ve = tensor.empty() : tensor<33xf32>
+  %ie = tensor.empty() : tensor<33xi64>
+  %v0 = linalg.fill ins(%ninf : f32) outs(%ve : tensor<33xf32>) -> tensor<33xf32>
+  %i0 = linalg.fill ins(%c0 : i64) outs(%ie : tensor<33xi64>) -> tensor<33xi64>
+  %0:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<33x3072xf32>) outs(%v0, %i0 : tensor<33xf32>, tensor<33xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %c = linalg.index 1 : index
+    %ci = arith.index_cast %c : index to i64
+    %gt = arith.cmpf ogt, %a, %m : f32
+    %nm = arith.select %gt, %a, %m : f32
+    %ni = arith.select %gt, %ci, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<33xf32>, tensor<33xi64>)
+  return %0#1 : tensor<33xi64>
 }
