@@ -416,6 +416,43 @@ def time_torch(fn, inputs, warmup, runs, torch):
     return statistics.median(times)
 
 
+def time_torch_graph(fn, inputs, warmup, runs, torch):
+    """Median ms of one replay of `fn` captured in a CUDA graph (flushed L2):
+    PyTorch's GPU time without its per-call host work (Python, dynamo's
+    guards), which a single timed call includes. None when the capture
+    fails."""
+    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    flush = torch.empty(max(2 * l2, 8 << 20) // 4, dtype=torch.float32,
+                        device="cuda")
+    try:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(max(warmup, 3)):
+                fn(*inputs)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            fn(*inputs)
+    except Exception:  # capture unsupported: no figure
+        torch.cuda.synchronize()
+        return None
+    for _ in range(warmup):
+        graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
 def time_qimeng(kernel, form, args):
     """Median ms of the compiled form on the check's inputs."""
     work = os.path.join(args.work, "check", kernel["name"], "returned")
@@ -472,14 +509,26 @@ def cmd_time(args):
                     entry["compile_ms"] = time_torch(compiled, inputs,
                                                      args.warmup, args.runs,
                                                      torch)
+                    graphed = time_torch_graph(compiled, inputs, args.warmup,
+                                               args.runs, torch)
+                    if graphed:
+                        entry["compile_graph_ms"] = graphed
                 except Exception as e:  # reported, the run goes on
                     entry["compile_error"] = repr(e)[:300]
+            # Eager's GPU time alone (no per-call host work), for every
+            # kernel.
+            graphed = time_torch_graph(fn, inputs, args.warmup, args.runs,
+                                       torch)
+            if graphed:
+                entry["eager_graph_ms"] = graphed
         results[k["name"]] = entry
         save(path, results)
-        print("%-36s qimeng %8s  eager %.4f%s" % (
+        print("%-36s qimeng %8s  eager %.4f%s%s" % (
             k["name"], "%.4f" % ms if ms else "-", entry["eager_ms"],
             "  compile %.4f" % entry["compile_ms"] if "compile_ms" in entry
-            else ""), flush=True)
+            else "",
+            "  compile (graph) %.4f" % entry["compile_graph_ms"]
+            if "compile_graph_ms" in entry else ""), flush=True)
     return 0
 
 
@@ -502,15 +551,18 @@ def cmd_report(args):
         families.setdefault(k["family"], []).append(k)
     lines = ["| family | kernels | returned: correct | outarg: correct | "
              "rejected | wrong / error | vs eager (geomean) | "
-             "vs torch.compile (geomean, n) | slowest vs eager |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "vs torch.compile (geomean, n) | "
+             "vs torch.compile in a CUDA graph (geomean, n) | "
+             "slowest vs eager |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     summary = {"families": {}, "kernels": len(manifest["kernels"])}
-    all_eager, all_compile, dyn_ratio = [], [], []
+    all_eager, all_compile, all_graph, dyn_ratio = [], [], [], []
+    all_eager_graph = []
     crashes = sum(1 for r in compiled.values() if r["status"] == "crash")
     for family, kernels in sorted(families.items()):
         correct = {f: 0 for f in FORMS}
         rejected = bad = 0
-        eager, comp = [], []
+        eager, comp, graph = [], [], []
         slowest = None
         for k in kernels:
             forms = checked.get(k["name"], {})
@@ -527,23 +579,35 @@ def cmd_report(args):
                     slowest = (s, k["name"])
                 if t.get("compile_ms"):
                     comp.append(t["compile_ms"] / t["qimeng_ms"])
+                if t.get("compile_graph_ms"):
+                    graph.append(t["compile_graph_ms"] / t["qimeng_ms"])
+                if t.get("eager_graph_ms"):
+                    all_eager_graph.append(t["eager_graph_ms"] / t["qimeng_ms"])
                 if t.get("static_ms"):
                     dyn_ratio.append((k["name"], t["qimeng_ms"] / t["static_ms"]))
         all_eager += eager
         all_compile += comp
-        ge, gc = geomean(eager), geomean(comp)
-        lines.append("| %s | %d | %d | %d | %d | %d | %s | %s | %s |" % (
+        all_graph += graph
+        ge, gc, gg = geomean(eager), geomean(comp), geomean(graph)
+        lines.append("| %s | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % (
             family, len(kernels), correct["returned"], correct["outarg"],
             rejected, bad, "%.2fx" % ge if ge else "-",
             "%.2fx (%d)" % (gc, len(comp)) if gc else "-",
+            "%.2fx (%d)" % (gg, len(graph)) if gg else "-",
             "%.2fx %s" % slowest if slowest else "-"))
         summary["families"][family] = {
             "kernels": len(kernels), "correct": correct, "rejected": rejected,
             "wrong_or_error": bad, "geomean_vs_eager": ge,
-            "geomean_vs_compile": gc, "timed": len(eager),
-            "timed_compile": len(comp)}
+            "geomean_vs_compile": gc, "geomean_vs_compile_graph": gg,
+            "timed": len(eager), "timed_compile": len(comp),
+            "timed_compile_graph": len(graph)}
     ge, gc = geomean(all_eager), geomean(all_compile)
+    gg = geomean(all_graph)
     summary.update({"geomean_vs_eager": ge, "geomean_vs_compile": gc,
+                    "geomean_vs_compile_graph": gg,
+                    "timed_compile_graph": len(all_graph),
+                    "geomean_vs_eager_graph": geomean(all_eager_graph),
+                    "timed_eager_graph": len(all_eager_graph),
                     "timed": len(all_eager), "compile_crashes": crashes,
                     "below_half_eager": sorted(
                         (k, round(timed[k]["eager_ms"] / timed[k]["qimeng_ms"], 3))
@@ -551,9 +615,16 @@ def cmd_report(args):
                         timed[k]["eager_ms"] / timed[k]["qimeng_ms"] < 0.5),
                     "dynamic_over_static": sorted(
                         (n, round(r, 3)) for n, r in dyn_ratio)})
-    lines.append("| **all** | %d | | | | | **%s** | **%s** | |" % (
+    lines.append("| **all** | %d | | | | | **%s** | **%s** | **%s** | |" % (
         len(manifest["kernels"]), "%.2fx" % ge if ge else "-",
-        "%.2fx (%d)" % (gc, len(all_compile)) if gc else "-"))
+        "%.2fx (%d)" % (gc, len(all_compile)) if gc else "-",
+        "%.2fx (%d)" % (gg, len(all_graph)) if gg else "-"))
+    eg = geomean(all_eager_graph)
+    if eg:
+        lines.append("")
+        lines.append("Against eager captured in a CUDA graph (its GPU time "
+                     "alone): %.2fx over %d kernels." % (eg,
+                                                         len(all_eager_graph)))
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:
