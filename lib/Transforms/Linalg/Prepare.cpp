@@ -138,6 +138,74 @@ static bool isFusableEverywhere(Operation *producer) {
   return true;
 }
 
+/// Rewrites `op` (an elementwise generic on tensors) so that it reads the
+/// inits its body uses as inputs and writes fresh tensors: `outs(%mm)` that
+/// adds a bias to %mm in place becomes `ins(%mm) outs(tensor.empty)`. Fused
+/// into its users, an op in place would stay a second output of each (its
+/// init is its value), writing the whole tensor again; read as an input it
+/// is recomputed in each. Inits that are function arguments (destinations
+/// of the kernel) keep the op as it is. Returns the new op, or failure.
+static FailureOr<linalg::GenericOp>
+readInitsAsInputs(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() != 0)
+    return failure();
+  SmallVector<OpOperand *> read;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (op.payloadUsesValueFromOperand(&init)) {
+      if (isa<BlockArgument>(init.get()))
+        return failure();
+      read.push_back(&init);
+    }
+  if (read.empty())
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inputs = op.getDpsInputs();
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands())
+    maps.push_back(op.getMatchingIndexingMap(input));
+  for (OpOperand *init : read) {
+    inputs.push_back(init->get());
+    maps.push_back(op.getMatchingIndexingMap(init));
+  }
+  SmallVector<Value> inits;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    maps.push_back(op.getMatchingIndexingMap(&init));
+    if (!llvm::is_contained(read, &init)) {
+      inits.push_back(init.get());
+      continue;
+    }
+    auto type = cast<RankedTensorType>(init.get().getType());
+    inits.push_back(tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init.get()),
+        type.getElementType()));
+  }
+  auto rewritten = linalg::GenericOp::create(
+      rewriter, loc, op->getResultTypes(), inputs, inits, maps,
+      op.getIteratorTypesArray());
+  rewritten->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  // The body: the old inputs, then the inits read (as inputs), then the
+  // inits; the old body's init arguments that are read become the new
+  // input arguments.
+  Region &region = rewritten.getRegion();
+  rewriter.inlineRegionBefore(op.getRegion(), region, region.end());
+  Block &body = region.front();
+  unsigned numInputs = op.getNumDpsInputs();
+  unsigned numRead = read.size();
+  for (auto [j, init] : llvm::enumerate(read)) {
+    Type type = body.getArgument(init->getOperandNumber()).getType();
+    body.insertArgument(numInputs + j, type, loc);
+  }
+  for (auto [j, init] : llvm::enumerate(read)) {
+    unsigned initIndex = init->getOperandNumber() - numInputs;
+    rewriter.replaceAllUsesWith(
+        body.getArgument(numInputs + numRead + initIndex),
+        body.getArgument(numInputs + j));
+  }
+  rewriter.replaceOp(op, rewritten->getResults());
+  return rewritten;
+}
+
 /// Fuses an elementwise producer into its consumer generics.
 /// (Upstream's populateElementwiseOpsFusionPatterns would also replace unused
 /// `outs` with tensor.empty, which breaks destination-passing kernels.)
@@ -156,6 +224,12 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
       if (!producer || !isFusableEverywhere(producer) ||
           !linalg::areElementwiseOpsFusable(&operand))
         continue;
+      // A producer with other users that updates a tensor in place would
+      // stay a second output of each user: it reads that tensor instead.
+      if (!producer->hasOneUse())
+        if (auto generic = dyn_cast<linalg::GenericOp>(producer))
+          if (succeeded(readInitsAsInputs(rewriter, generic)))
+            return success();
       // A producer with other users: this consumer fuses a copy of it,
       // the others keep the original (fused into them in turn).
       Operation *original = producer;

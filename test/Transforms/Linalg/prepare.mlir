@@ -230,3 +230,37 @@ func.func @accumulate_f16(%a: tensor<8x16xf16>, %b: tensor<16x4xf16>, %c: tensor
   %r = linalg.matmul ins(%a, %b : tensor<8x16xf16>, tensor<16x4xf16>) outs(%c : tensor<8x4xf16>) -> tensor<8x4xf16>
   return %r : tensor<8x4xf16>
 }
+
+// -----
+
+// An elementwise op that updates a tensor in place (bias + GELU on a matmul's
+// result, `outs(%mm)`) read by three ops: each recomputes it from the tensor
+// as an input, and none writes the tensor again as a second output.
+// CHECK-LABEL: func.func @in_place_producer
+// CHECK:         %[[MM:.+]] = linalg.matmul
+// CHECK:         %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}}, %[[MM]] : tensor<128xf32>, tensor<64x128xf32>) outs(%{{.+}} : tensor<64xf32>)
+// CHECK:           math.tanh
+// CHECK:         } -> tensor<64xf32>
+// CHECK:         %[[SUM:.+]] = linalg.generic {{.*}} ins(%{{.+}}, %[[MM]], %[[MAX]] : {{.*}}) outs(%{{.+}} : tensor<64xf32>)
+// CHECK:         } -> tensor<64xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %[[MM]], %[[MAX]], %[[SUM]] : {{.*}}) outs(%{{.+}} : tensor<64x128xf32>)
+// CHECK:         } -> tensor<64x128xf32>
+// CHECK-NOT:     linalg.generic
+#row = affine_map<(i, j) -> (j)>
+#id = affine_map<(i, j) -> (i, j)>
+func.func @in_place_producer(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>, %bias: tensor<128xf32>) -> tensor<64x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x128xf32>) outs(%f : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %g = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<128xf32>) outs(%mm : tensor<64x128xf32>) {
+  ^bb0(%c: f32, %x: f32):
+    %s = arith.addf %x, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<64x128xf32>
+  %o = tensor.empty() : tensor<64x128xf32>
+  %sm = linalg.softmax dimension(1) ins(%g : tensor<64x128xf32>) outs(%o : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %sm : tensor<64x128xf32>
+}
