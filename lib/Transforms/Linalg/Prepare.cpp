@@ -1,17 +1,17 @@
 //===- Prepare.cpp - Bring kernels into the planner's form ----------------===//
 
-#include "QiMeng/Transforms/Linalg/Passes.h"
 #include "QiMeng/Planner/OpFamily.h"
+#include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "ConvertTensor.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
@@ -78,7 +78,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
       Value size = getValueOrCreateConstantIndexOp(
           rewriter, loc, tensor::getMixedSize(rewriter, loc, source, d));
       lastIndex.push_back(arith::SubIOp::create(
-          rewriter, loc, size, arith::ConstantIndexOp::create(rewriter, loc, 1)));
+          rewriter, loc, size,
+          arith::ConstantIndexOp::create(rewriter, loc, 1)));
     }
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     SmallVector<utils::IteratorType> iterators(rank,
@@ -145,8 +146,8 @@ static bool isFusableEverywhere(Operation *producer) {
 /// init is its value), writing the whole tensor again; read as an input it
 /// is recomputed in each. Inits that are function arguments (destinations
 /// of the kernel) keep the op as it is. Returns the new op, or failure.
-static FailureOr<linalg::GenericOp>
-readInitsAsInputs(RewriterBase &rewriter, linalg::GenericOp op) {
+static FailureOr<linalg::GenericOp> readInitsAsInputs(RewriterBase &rewriter,
+                                                      linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() != 0)
     return failure();
   SmallVector<OpOperand *> read;
@@ -180,9 +181,9 @@ readInitsAsInputs(RewriterBase &rewriter, linalg::GenericOp op) {
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, init.get()),
         type.getElementType()));
   }
-  auto rewritten = linalg::GenericOp::create(
-      rewriter, loc, op->getResultTypes(), inputs, inits, maps,
-      op.getIteratorTypesArray());
+  auto rewritten =
+      linalg::GenericOp::create(rewriter, loc, op->getResultTypes(), inputs,
+                                inits, maps, op.getIteratorTypesArray());
   rewritten->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   // The body: the old inputs, then the inits read (as inputs), then the
   // inits; the old body's init arguments that are read become the new
@@ -237,8 +238,8 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
         rewriter.setInsertionPoint(consumer);
         producer = rewriter.clone(*producer);
         rewriter.modifyOpInPlace(consumer, [&] {
-          operand.set(
-              producer->getResult(cast<OpResult>(operand.get()).getResultNumber()));
+          operand.set(producer->getResult(
+              cast<OpResult>(operand.get()).getResultNumber()));
         });
       }
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
@@ -320,8 +321,8 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (fill) {
       Value value = arith::ExtFOp::create(rewriter, loc, f32,
                                           fill.getDpsInputOperand(0)->get());
-      wideInit = linalg::FillOp::create(rewriter, loc, value, empty)
-                     .getResult(0);
+      wideInit =
+          linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
     } else {
       wideInit = convertTensor(rewriter, loc, init, f32, empty);
     }
@@ -330,12 +331,12 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         op.getIndexingMapsArray(), op.getIteratorTypesArray(),
         [&](OpBuilder &b, Location l, ValueRange args) {
           auto extend = [&](Value v) {
-            return v.getType() == f32 ? v
-                                      : Value(arith::ExtFOp::create(b, l, f32,
-                                                                    v));
+            return v.getType() == f32
+                       ? v
+                       : Value(arith::ExtFOp::create(b, l, f32, v));
           };
-          Value product = arith::MulFOp::create(b, l, extend(args[0]),
-                                                extend(args[1]));
+          Value product =
+              arith::MulFOp::create(b, l, extend(args[0]), extend(args[1]));
           linalg::YieldOp::create(
               b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
         });
@@ -486,14 +487,14 @@ static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
         Value value = tensor::ExtractOp::create(b, nloc, a, indices);
         Value inside = arith::AndIOp::create(b, nloc, inRows, inCols);
         linalg::YieldOp::create(
-            b, nloc, arith::SelectOp::create(b, nloc, inside, value, zero)
-                         .getResult());
+            b, nloc,
+            arith::SelectOp::create(b, nloc, inside, value, zero).getResult());
       });
   return gather.getResult(0);
 }
 
-/// Pads a (batched) row-major matmul with f32 (or f64) accumulation whose M, N or K
-/// the matmul plans' tiles do not divide: A and B are padded with zeros
+/// Pads a (batched) row-major matmul with f32 (or f64) accumulation whose M, N
+/// or K the matmul plans' tiles do not divide: A and B are padded with zeros
 /// (tensor.pad, a gather generic after PadToGeneric), the product of the
 /// padded operands goes to a fresh tensor, and its [M, N] corner is added to
 /// (or, on a zero-filled output, copied into) the original output. A dynamic
@@ -568,11 +569,9 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       high[batch] = affine::makeComposedFoldedAffineApply(
           rewriter, loc, s1 - s0,
           {tensor::getMixedSize(rewriter, loc, value, batch), rows});
-      high[batch + 1] =
-          index(cols - type.getDimSize(batch + 1));
-      if (llvm::all_of(high, [](OpFoldResult h) {
-            return isConstantIntValue(h, 0);
-          }))
+      high[batch + 1] = index(cols - type.getDimSize(batch + 1));
+      if (llvm::all_of(high,
+                       [](OpFoldResult h) { return isConstantIntValue(h, 0); }))
         return value;
       SmallVector<int64_t> shape(type.getShape());
       std::optional<int64_t> r = getConstantIntValue(rows);
@@ -634,8 +633,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       product = linalg::MatmulOp::create(rewriter, loc, ValueRange{ap, bp},
                                          ValueRange{productInit});
     else if (!dynamicM && batch == 1)
-      product = linalg::BatchMatmulOp::create(
-          rewriter, loc, ValueRange{ap, bp}, ValueRange{productInit});
+      product = linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{ap, bp},
+                                              ValueRange{productInit});
     else {
       auto generic = linalg::GenericOp::create(
           rewriter, loc, productInit.getType(), ValueRange{ap, bp},
@@ -799,8 +798,7 @@ static LogicalResult checkAccessesInBounds(linalg::LinalgOp op) {
     for (auto [d, expr] : llvm::enumerate(map.getResults())) {
       if (d >= static_cast<size_t>(type.getRank()) || type.isDynamicDim(d))
         continue;
-      std::optional<std::pair<int64_t, int64_t>> range =
-          getRange(expr, ranges);
+      std::optional<std::pair<int64_t, int64_t>> range = getRange(expr, ranges);
       if (!range)
         continue;
       if (range->first < 0 || range->second >= type.getDimSize(d))
