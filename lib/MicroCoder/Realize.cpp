@@ -24,22 +24,28 @@
 using namespace mlir;
 using namespace mlir::qimeng;
 
-/// Marks 128-bit vector loads and stores as 16-byte aligned. The planner only
-/// vectorizes when every such access starts at a multiple of the vector length
-/// in a buffer whose rows are multiples of it (and device allocations are
-/// 256-byte aligned), so LLVM may emit ld/st.global.v4.
+/// Marks vector loads and stores of 128 bits (or a multiple: a short row
+/// read whole) as 16-byte aligned. The planner only vectorizes when every
+/// such access starts at a multiple of 16 bytes in a buffer whose rows are
+/// multiples of it (and device allocations are 256-byte aligned), so LLVM
+/// may emit ld/st.global.v4.
 static void annotateAlignment(func::FuncOp kernel) {
   auto is128 = [](VectorType t) {
     return t.getRank() == 1 && t.getElementType().isIntOrFloat() &&
-           t.getNumElements() * t.getElementType().getIntOrFloatBitWidth() ==
-               128;
+           t.getElementType().getIntOrFloatBitWidth() >= 8 &&
+           t.getNumElements() * t.getElementType().getIntOrFloatBitWidth() %
+                   128 ==
+               0;
   };
   kernel.walk([&](Operation *op) {
+    // A larger alignment a transform proved stays.
     if (auto load = dyn_cast<vector::LoadOp>(op);
-        load && is128(load.getVectorType()))
+        load && is128(load.getVectorType()) &&
+        load.getAlignment().value_or(0) < 16)
       load.setAlignment(16);
     if (auto store = dyn_cast<vector::StoreOp>(op);
-        store && is128(store.getVectorType()))
+        store && is128(store.getVectorType()) &&
+        store.getAlignment().value_or(0) < 16)
       store.setAlignment(16);
   });
 }

@@ -336,6 +336,42 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
   return success();
 }
 
+/// The lanes of the 128-bit vectors a thread reads its short row of `op`
+/// (a member of `group` with the row loop) in, or 0: a static row length
+/// whose bytes are a multiple of 16 in every operand that has the row, and
+/// element types of 8 to 64 bits (i1 buffers hold bytes, LLVM's i1 vectors
+/// bits).
+int64_t getShortRowVectorWidth(linalg::LinalgOp op, const RowGroup &group) {
+  if (op.getNumLoops() != group.rows.size() + 1 ||
+      ShapedType::isDynamic(group.rowLength))
+    return 0;
+  // Gathers (a padded operand read through tensor.extract), indices (an
+  // argmax) and several results of a reduction stay scalar: the vectorizer
+  // takes none of them.
+  bool isGather = false;
+  op->walk([&](Operation *inner) {
+    isGather |= isa<tensor::ExtractOp, memref::LoadOp, linalg::IndexOp>(inner);
+  });
+  if (isGather || (op.getNumReductionLoops() > 0 && op.getNumDpsInits() > 1))
+    return 0;
+  int64_t narrowest = 64;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    if (!element.isIntOrFloat())
+      return 0;
+    int64_t bits = element.getIntOrFloatBitWidth();
+    if (bits < 8 || bits > 64)
+      return 0;
+    if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(
+            op.getNumLoops() - 1)) {
+      if (group.rowLength * bits % 128 != 0)
+        return 0;
+      narrowest = std::min(narrowest, bits);
+    }
+  }
+  return 128 / narrowest;
+}
+
 /// A row group's op: the leading rows one per block, the last row dimension
 /// in blocks of up to 8 rows (the largest power of two that divides it; one
 /// when it is dynamic), one row per warp; along the row (the last loop, if
@@ -366,6 +402,10 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                    TileLevel::block, nullptr);
     TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadTile),
                    TileLevel::thread, nullptr);
+    // A whole row in vectors of 128 bits when it is a multiple of them
+    // (every row then starts 16 bytes aligned): read once, in 128-bit loads.
+    if (int64_t width = getShortRowVectorWidth(op, group))
+      VectorizeOp::create(b, loc, tag, width);
     return success();
   }
   int64_t rowsPerBlock =

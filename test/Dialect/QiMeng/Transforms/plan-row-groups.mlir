@@ -113,14 +113,17 @@ func.func @dynamic_long_rows(%x: tensor<?x3072xf16>) -> tensor<?x3072xf16> {
 // -----
 
 // Rows shorter than a warp (8 elements): a thread per row, 256 rows per
-// block, every op in the block loop of the last.
+// block, every op in the block loop of the last; the ops along the row read
+// (and write) it whole in 128-bit vectors.
 // CHECK-LABEL: qimeng.plan @short_rows provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "fill0" [1, 256] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [1, 1] to thread
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 256, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 1, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "reduction0" width 4
 // CHECK:         qimeng.tile "elementwise0" [1, 256, 0] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
 // CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction1"
 // CHECK-NEXT:    qimeng.fuse "elementwise0" producer "fill1"
 // CHECK-NEXT:    qimeng.fuse "elementwise0" producer "reduction0"
@@ -166,4 +169,19 @@ func.func @argmax(%x: tensor<33x3072xf32>) -> tensor<33xi64> {
     linalg.yield %nm, %ni : f32, i64
   } -> (tensor<33xf32>, tensor<33xi64>)
   return %0#1 : tensor<33xi64>
+}
+
+// -----
+
+// Rows of 5 (not whole 128-bit vectors): a thread per row, read element by
+// element.
+// CHECK-LABEL: qimeng.plan @short_odd_rows provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "reduction0" [256, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NOT:     qimeng.vectorize
+// CHECK:       }
+func.func @short_odd_rows(%x: tensor<1000x5xf32>) -> tensor<1000x5xf32> {
+  %e = tensor.empty() : tensor<1000x5xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<1000x5xf32>) outs(%e : tensor<1000x5xf32>) -> tensor<1000x5xf32>
+  return %0 : tensor<1000x5xf32>
 }
