@@ -141,12 +141,13 @@ def l2_flush_bytes(torch):
     return max(2 * l2, 8 << 20)
 
 
-def time_torch(fn, inputs, warmup, runs, torch):
-    """Median (and min) ms of fn(*inputs): CUDA events, flushed L2."""
+def time_events(call, warmup, runs, torch):
+    """Median (and min) ms of call(): CUDA events around each call, the L2
+    flushed before it."""
     flush = torch.empty(l2_flush_bytes(torch) // 4, dtype=torch.float32,
                         device="cuda")
     for _ in range(warmup):
-        fn(*inputs)
+        call()
     torch.cuda.synchronize()
     times = []
     for _ in range(runs):
@@ -154,12 +155,17 @@ def time_torch(fn, inputs, warmup, runs, torch):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
-        fn(*inputs)
+        call()
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return {"median_ms": statistics.median(times), "min_ms": min(times),
             "runs": runs, "warmup": warmup}
+
+
+def time_torch(fn, inputs, warmup, runs, torch):
+    """Median (and min) ms of fn(*inputs): CUDA events, flushed L2."""
+    return time_events(lambda: fn(*inputs), warmup, runs, torch)
 
 
 def measure_peaks(torch, quick):

@@ -396,24 +396,21 @@ def cmd_verify(args):
 
 # --- time -----------------------------------------------------------------------
 
+def _bench_run():
+    """bench/run.py, the benchmark's harness, as a module (its timing)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "run.py")
+    spec = importlib.util.spec_from_file_location("qimeng_bench_run", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def time_torch(fn, inputs, warmup, runs, torch):
-    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
-    flush = torch.empty(max(2 * l2, 8 << 20) // 4, dtype=torch.float32,
-                        device="cuda")
-    for _ in range(warmup):
-        fn(*inputs)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        flush.zero_()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn(*inputs)
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    """Median ms of one call of fn(*inputs) (CUDA events, flushed L2)."""
+    return _bench_run().time_events(lambda: fn(*inputs), warmup, runs,
+                                    torch)["median_ms"]
 
 
 def time_torch_graph(fn, inputs, warmup, runs, torch):
@@ -421,9 +418,6 @@ def time_torch_graph(fn, inputs, warmup, runs, torch):
     PyTorch's GPU time without its per-call host work (Python, dynamo's
     guards), which a single timed call includes. None when the capture
     fails."""
-    l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
-    flush = torch.empty(max(2 * l2, 8 << 20) // 4, dtype=torch.float32,
-                        device="cuda")
     try:
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -437,20 +431,8 @@ def time_torch_graph(fn, inputs, warmup, runs, torch):
     except Exception:  # capture unsupported: no figure
         torch.cuda.synchronize()
         return None
-    for _ in range(warmup):
-        graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        flush.zero_()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    return _bench_run().time_events(graph.replay, warmup, runs,
+                                    torch)["median_ms"]
 
 
 def time_qimeng(kernel, form, args):
