@@ -379,7 +379,9 @@ int64_t getShortRowVectorWidth(linalg::LinalgOp op, const RowGroup &group) {
 /// Few rows (getRowLanes above 32): one row per block, shared by all the
 /// block's threads. Rows shorter than a warp (getRowLanes 1): a row per
 /// thread, 256 threads per block along the last row dimension (fewer when
-/// it is shorter), each thread running along its row serially.
+/// it is shorter; the largest power of two from 32 that divides it when
+/// there is one, and then whole rows in vectors), each thread running along
+/// its row serially.
 LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                                           linalg::LinalgOp op, StringRef tag,
                                           const RowGroup &group) {
@@ -391,9 +393,20 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
     blockTile[i] = 1;
   if (lanes == 1) {
     int64_t threads = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
-    if (!ShapedType::isDynamic(lastRows))
+    // Whole blocks (static boxes for every thread, which vectors need): the
+    // largest power of two from a warp to 256 that divides the rows.
+    bool whole = false;
+    if (!ShapedType::isDynamic(lastRows)) {
       threads = std::min<int64_t>(
           threads, llvm::PowerOf2Ceil(static_cast<uint64_t>(lastRows)));
+      int64_t divisor = std::min<int64_t>(
+          threads,
+          int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(lastRows)));
+      if (divisor == lastRows || divisor >= kWarpSize) {
+        threads = divisor;
+        whole = true;
+      }
+    }
     blockTile[rowLoops - 1] = threads;
     SmallVector<int64_t> threadTile(op.getNumLoops(), 0);
     for (unsigned i = 0; i < rowLoops; ++i)
@@ -404,7 +417,7 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
                    TileLevel::thread, nullptr);
     // A whole row in vectors of 128 bits when it is a multiple of them
     // (every row then starts 16 bytes aligned): read once, in 128-bit loads.
-    if (int64_t width = getShortRowVectorWidth(op, group))
+    if (int64_t width = whole ? getShortRowVectorWidth(op, group) : 0)
       VectorizeOp::create(b, loc, tag, width);
     return success();
   }

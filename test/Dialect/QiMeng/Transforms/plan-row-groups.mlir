@@ -185,3 +185,28 @@ func.func @short_odd_rows(%x: tensor<1000x5xf32>) -> tensor<1000x5xf32> {
   %0 = linalg.softmax dimension(1) ins(%x : tensor<1000x5xf32>) outs(%e : tensor<1000x5xf32>) -> tensor<1000x5xf32>
   return %0 : tensor<1000x5xf32>
 }
+
+// -----
+
+// 384 rows of 16: 128 rows per block (the largest power of two from a warp
+// to 256 that divides 384), whole blocks, rows in vectors; 509 rows (prime):
+// 256 per block, the last one partial, no vectors.
+// CHECK-LABEL: qimeng.plan @short_rows_whole_blocks provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "reduction0" [128, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NEXT:    qimeng.vectorize "reduction0" width 4
+// CHECK-LABEL: qimeng.plan @short_rows_partial_blocks provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "reduction0" [256, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NOT:     qimeng.vectorize
+// CHECK:       }
+func.func @short_rows_whole_blocks(%x: tensor<384x16xf32>) -> tensor<384x16xf32> {
+  %e = tensor.empty() : tensor<384x16xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<384x16xf32>) outs(%e : tensor<384x16xf32>) -> tensor<384x16xf32>
+  return %0 : tensor<384x16xf32>
+}
+func.func @short_rows_partial_blocks(%x: tensor<509x16xf32>) -> tensor<509x16xf32> {
+  %e = tensor.empty() : tensor<509x16xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<509x16xf32>) outs(%e : tensor<509x16xf32>) -> tensor<509x16xf32>
+  return %0 : tensor<509x16xf32>
+}
