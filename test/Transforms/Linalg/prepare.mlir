@@ -264,3 +264,48 @@ func.func @in_place_producer(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>, %bia
   %sm = linalg.softmax dimension(1) ins(%g : tensor<64x128xf32>) outs(%o : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %sm : tensor<64x128xf32>
 }
+
+// -----
+
+// An f16 softmax sums its exponentials in f32 (each term computed in f16 as
+// the program says, then extended) from an f32 fill, and the sum is rounded
+// once; the maximum stays in f16 (exact either way).
+// CHECK-LABEL: func.func @softmax_f16
+// CHECK:         %[[MAX:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<7xf16>)
+// CHECK:           arith.maxnumf {{.*}} : f16
+// CHECK:         %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<7xf32>)
+// CHECK:         %[[SUM:.+]] = linalg.generic {{.*}} ins(%{{.+}}, %[[MAX]] : tensor<7x30011xf16>, tensor<7xf16>) outs(%[[ZERO]] : tensor<7xf32>)
+// CHECK:           %[[E:.+]] = math.exp %{{.+}} : f16
+// CHECK:           %[[W:.+]] = arith.extf %[[E]] : f16 to f32
+// CHECK:           %[[S:.+]] = arith.addf %{{.+}}, %[[W]] : f32
+// CHECK:           linalg.yield %[[S]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %[[MAX]], %[[SUM]] : tensor<7x30011xf16>, tensor<7xf16>, tensor<7xf32>)
+// CHECK:           arith.truncf %{{.+}} : f32 to f16
+func.func @softmax_f16(%x: tensor<7x30011xf16>) -> tensor<7x30011xf16> {
+  %e = tensor.empty() : tensor<7x30011xf16>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<7x30011xf16>) outs(%e : tensor<7x30011xf16>) -> tensor<7x30011xf16>
+  return %0 : tensor<7x30011xf16>
+}
+
+// -----
+
+// A bf16 sum into an output argument: the f32 sum is rounded into it.
+// CHECK-LABEL: func.func @sum_bf16
+// CHECK-SAME:    (%[[X:.+]]: tensor<64x1000xbf16>{{.*}}, %[[OUT:.+]]: tensor<64xbf16>
+// CHECK:         %[[WIDE:.+]] = linalg.generic {{.*}} ins(%[[OUT]] : tensor<64xbf16>) outs(%{{.+}} : tensor<64xf32>)
+// CHECK:           arith.extf
+// CHECK:         %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<64x1000xbf16>) outs(%[[WIDE]] : tensor<64xf32>)
+// CHECK:           arith.addf {{.*}} : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[SUM]] : tensor<64xf32>) outs(%[[OUT]] : tensor<64xbf16>)
+// CHECK:           arith.truncf
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @sum_bf16(%x: tensor<64x1000xbf16>, %out: tensor<64xbf16>) -> tensor<64xbf16> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1000xbf16>) outs(%out : tensor<64xbf16>) {
+  ^bb0(%a: bf16, %acc: bf16):
+    %s = arith.addf %a, %acc : bf16
+    linalg.yield %s : bf16
+  } -> tensor<64xbf16>
+  return %0 : tensor<64xbf16>
+}
