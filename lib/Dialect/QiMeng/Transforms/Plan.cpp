@@ -336,8 +336,8 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
   return success();
 }
 
-/// The lanes of the 128-bit vectors a thread reads its short row of `op`
-/// (a member of `group` with the row loop) in, or 0: a static row length
+/// The width of the vectorize action with which a thread reads its short row
+/// of `op` (a member of `group` with the row loop) whole, or 0: a static row length
 /// whose bytes are a multiple of 16 in every operand that has the row, and
 /// element types of 8 to 64 bits (i1 buffers hold bytes, LLVM's i1 vectors
 /// bits).
@@ -354,7 +354,9 @@ int64_t getShortRowVectorWidth(linalg::LinalgOp op, const RowGroup &group) {
   });
   if (isGather || (op.getNumReductionLoops() > 0 && op.getNumDpsInits() > 1))
     return 0;
-  int64_t narrowest = 64;
+  // The action's width: a 128-bit vector of the op's widest element (the
+  // vectorize action's limit); the rows themselves go whole.
+  int64_t widest = 8;
   for (OpOperand &operand : op->getOpOperands()) {
     Type element = getElementTypeOrSelf(operand.get().getType());
     if (!element.isIntOrFloat())
@@ -362,14 +364,13 @@ int64_t getShortRowVectorWidth(linalg::LinalgOp op, const RowGroup &group) {
     int64_t bits = element.getIntOrFloatBitWidth();
     if (bits < 8 || bits > 64)
       return 0;
+    widest = std::max(widest, bits);
     if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(
-            op.getNumLoops() - 1)) {
-      if (group.rowLength * bits % 128 != 0)
-        return 0;
-      narrowest = std::min(narrowest, bits);
-    }
+            op.getNumLoops() - 1) &&
+        group.rowLength * bits % 128 != 0)
+      return 0;
   }
-  return 128 / narrowest;
+  return 128 / widest;
 }
 
 /// A row group's op: the leading rows one per block, the last row dimension

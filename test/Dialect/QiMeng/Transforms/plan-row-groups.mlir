@@ -210,3 +210,17 @@ func.func @short_rows_partial_blocks(%x: tensor<509x16xf32>) -> tensor<509x16xf3
   %0 = linalg.softmax dimension(1) ins(%x : tensor<509x16xf32>) outs(%e : tensor<509x16xf32>) -> tensor<509x16xf32>
   return %0 : tensor<509x16xf32>
 }
+
+// -----
+
+// A bf16 softmax over rows of 8: its sum accumulates in f32 (qimeng-prepare),
+// so the sum's vectorize action is 128 bits of f32 (width 4); the rows still
+// go whole (16 bytes of bf16).
+// CHECK-LABEL: qimeng.plan @short_rows_bf16 provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.vectorize "reduction0" width 8
+// CHECK:         qimeng.vectorize "reduction1" width 4
+func.func @short_rows_bf16(%x: tensor<4x384x8xbf16>) -> tensor<4x384x8xbf16> {
+  %e = tensor.empty() : tensor<4x384x8xbf16>
+  %0 = linalg.softmax dimension(2) ins(%x : tensor<4x384x8xbf16>) outs(%e : tensor<4x384x8xbf16>) -> tensor<4x384x8xbf16>
+  return %0 : tensor<4x384x8xbf16>
+}
