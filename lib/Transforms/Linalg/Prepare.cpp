@@ -278,6 +278,25 @@ static bool hasTransposedOperand(linalg::LinalgOp op, int64_t batch) {
   });
 }
 
+/// The f32 accumulator in place of `init` (an f16 or bf16 tensor): its fill's
+/// value widened, or its contents; and the tensor the result is rounded back
+/// into (the fill's destination, whose sizes the new tensor takes, so the
+/// fill no longer outlives it).
+static std::pair<Value, Value> widenAccumulator(PatternRewriter &rewriter,
+                                                Location loc, Value init) {
+  Type f32 = rewriter.getF32Type();
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value destination = fill ? fill.getDpsInitOperand(0)->get() : init;
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, tensor::getMixedSizes(rewriter, loc, destination), f32);
+  if (!fill)
+    return {convertTensor(rewriter, loc, init, f32, empty), destination};
+  Value value = arith::ExtFOp::create(rewriter, loc, f32,
+                                      fill.getDpsInputOperand(0)->get());
+  return {linalg::FillOp::create(rewriter, loc, value, empty).getResult(0),
+          destination};
+}
+
 /// A contraction (matmul, batched matmul, matvec, ...) of float operands with
 /// an f16 or bf16 accumulator accumulates in f32 and is rounded once at the
 /// end, as PyTorch, cuBLAS and the tensor cores compute it (linalg's literal
@@ -310,23 +329,7 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "output not a projection");
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    // The f32 accumulator: the fill's value widened, or the contents. Sizes
-    // are read off the fill's destination, which the fill then no longer
-    // outlives.
-    auto fill = init.getDefiningOp<linalg::FillOp>();
-    Value destination = fill ? fill.getDpsInitOperand(0)->get() : init;
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, destination);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
-    Value wideInit;
-    if (fill) {
-      Value value = arith::ExtFOp::create(rewriter, loc, f32,
-                                          fill.getDpsInputOperand(0)->get());
-      wideInit =
-          linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
-    } else {
-      wideInit = convertTensor(rewriter, loc, init, f32, empty);
-    }
+    auto [wideInit, destination] = widenAccumulator(rewriter, loc, init);
     auto wide = linalg::GenericOp::create(
         rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
         op.getIndexingMapsArray(), op.getIteratorTypesArray(),
@@ -392,18 +395,7 @@ struct SumInF32 : public OpRewritePattern<linalg::GenericOp> {
     Value term = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    auto fill = init.getDefiningOp<linalg::FillOp>();
-    Value destination = fill ? fill.getDpsInitOperand(0)->get() : init;
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc, tensor::getMixedSizes(rewriter, loc, destination), f32);
-    Value wideInit =
-        fill ? linalg::FillOp::create(
-                   rewriter, loc,
-                   ValueRange{arith::ExtFOp::create(
-                       rewriter, loc, f32, fill.getDpsInputOperand(0)->get())},
-                   ValueRange{empty})
-                   .getResult(0)
-             : convertTensor(rewriter, loc, init, f32, empty);
+    auto [wideInit, destination] = widenAccumulator(rewriter, loc, init);
     auto wide = linalg::GenericOp::create(
         rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
         op.getIndexingMapsArray(), op.getIteratorTypesArray(),
