@@ -34,6 +34,7 @@ Usage:
 """
 import argparse
 import concurrent.futures
+import functools
 import json
 import math
 import os
@@ -396,8 +397,10 @@ def cmd_verify(args):
 
 # --- time -----------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
 def _bench_run():
-    """bench/run.py, the benchmark's harness, as a module (its timing)."""
+    """bench/run.py, the benchmark's harness, as a module (its timing),
+    loaded once."""
     import importlib.util
     path = os.path.join(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), "run.py")

@@ -278,23 +278,36 @@ static bool hasTransposedOperand(linalg::LinalgOp op, int64_t batch) {
   });
 }
 
-/// The f32 accumulator in place of `init` (an f16 or bf16 tensor): its fill's
-/// value widened, or its contents; and the tensor the result is rounded back
-/// into (the fill's destination, whose sizes the new tensor takes, so the
-/// fill no longer outlives it).
-static std::pair<Value, Value> widenAccumulator(PatternRewriter &rewriter,
-                                                Location loc, Value init) {
+/// Replaces `op` (one result, into an f16 or bf16 `init`) by a generic with
+/// the same operands, maps and loops that accumulates in f32, its body from
+/// `buildBody` (given the f32 accumulator as the last argument), and rounds
+/// the result once into the original destination. The f32 accumulator starts
+/// from `init`'s fill value widened (the fill's destination gives its sizes,
+/// so the fill no longer outlives it), or from `init`'s contents.
+static void replaceAccumulatingInF32(
+    PatternRewriter &rewriter, linalg::LinalgOp op, Value init,
+    function_ref<void(OpBuilder &, Location, ValueRange)> buildBody) {
+  Location loc = op.getLoc();
   Type f32 = rewriter.getF32Type();
+  Type narrow = getElementTypeOrSelf(init.getType());
   auto fill = init.getDefiningOp<linalg::FillOp>();
   Value destination = fill ? fill.getDpsInitOperand(0)->get() : init;
   Value empty = tensor::EmptyOp::create(
       rewriter, loc, tensor::getMixedSizes(rewriter, loc, destination), f32);
-  if (!fill)
-    return {convertTensor(rewriter, loc, init, f32, empty), destination};
-  Value value = arith::ExtFOp::create(rewriter, loc, f32,
-                                      fill.getDpsInputOperand(0)->get());
-  return {linalg::FillOp::create(rewriter, loc, value, empty).getResult(0),
-          destination};
+  Value wideInit =
+      fill ? linalg::FillOp::create(
+                 rewriter, loc,
+                 ValueRange{arith::ExtFOp::create(
+                     rewriter, loc, f32, fill.getDpsInputOperand(0)->get())},
+                 ValueRange{empty})
+                 .getResult(0)
+           : convertTensor(rewriter, loc, init, f32, empty);
+  auto wide = linalg::GenericOp::create(
+      rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
+      op.getIndexingMapsArray(), op.getIteratorTypesArray(), buildBody);
+  wide->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.replaceOp(
+      op, convertTensor(rewriter, loc, wide.getResult(0), narrow, destination));
 }
 
 /// A contraction (matmul, batched matmul, matvec, ...) of float operands with
@@ -327,13 +340,9 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0))
              .isProjectedPermutation())
       return rewriter.notifyMatchFailure(op, "output not a projection");
-    Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    auto [wideInit, destination] = widenAccumulator(rewriter, loc, init);
-    auto wide = linalg::GenericOp::create(
-        rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
-        op.getIndexingMapsArray(), op.getIteratorTypesArray(),
-        [&](OpBuilder &b, Location l, ValueRange args) {
+    replaceAccumulatingInF32(
+        rewriter, op, init, [&](OpBuilder &b, Location l, ValueRange args) {
           auto extend = [&](Value v) {
             return v.getType() == f32
                        ? v
@@ -344,9 +353,6 @@ struct AccumulateInF32 : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           linalg::YieldOp::create(
               b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
         });
-    wide->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, wide.getResult(0),
-                                         narrow, destination));
     return success();
   }
 };
@@ -393,13 +399,9 @@ struct SumInF32 : public OpRewritePattern<linalg::GenericOp> {
         return rewriter.notifyMatchFailure(op, "a body op it cannot copy");
     }
     Value term = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
-    Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    auto [wideInit, destination] = widenAccumulator(rewriter, loc, init);
-    auto wide = linalg::GenericOp::create(
-        rewriter, loc, wideInit.getType(), op.getDpsInputs(), wideInit,
-        op.getIndexingMapsArray(), op.getIteratorTypesArray(),
-        [&](OpBuilder &b, Location l, ValueRange args) {
+    replaceAccumulatingInF32(
+        rewriter, op, init, [&](OpBuilder &b, Location l, ValueRange args) {
           IRMapping mapping;
           for (auto [from, to] : llvm::zip(body.getArguments(), args))
             mapping.map(from, to);
@@ -411,9 +413,6 @@ struct SumInF32 : public OpRewritePattern<linalg::GenericOp> {
           linalg::YieldOp::create(
               b, l, Value(arith::AddFOp::create(b, l, args.back(), wideTerm)));
         });
-    wide->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, wide.getResult(0),
-                                         narrow, destination));
     return success();
   }
 };
