@@ -77,7 +77,7 @@ bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
          linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
 }
 
-bool mlir::qimeng::takesWgmma(linalg::LinalgOp op) {
+bool mlir::qimeng::takesWgmmaOncePadded(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != 3 || !hasRowMajorMatmulMaps(op) ||
       !linalg::isaContractionOpInterface(op))
@@ -94,5 +94,12 @@ bool mlir::qimeng::takesWgmma(linalg::LinalgOp op) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t n = bounds[1], k = bounds[2];
   return !ShapedType::isDynamic(n) && !ShapedType::isDynamic(k) && n > 0 &&
-         k > 0 && n % 8 == 0 && k % 8 == 0;
+         k > 0;
+}
+
+bool mlir::qimeng::takesWgmma(linalg::LinalgOp op) {
+  if (!takesWgmmaOncePadded(op))
+    return false;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  return bounds[1] % 8 == 0 && bounds[2] % 8 == 0;
 }

@@ -39,6 +39,10 @@ bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 /// A and B a multiple of 16 bytes, as TMA reads them); M may be dynamic.
 bool takesWgmma(linalg::LinalgOp op);
 
+/// Whether `op` takes the wgmma kernel once N and K are padded to
+/// multiples of 8: as takesWgmma, with any static N and K.
+bool takesWgmmaOncePadded(linalg::LinalgOp op);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_PLANNER_OPFAMILY_H

@@ -3,6 +3,8 @@
 #include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::qimeng {
@@ -26,17 +28,21 @@ enum class Placement {
   Managed,
 };
 
-/// Follows `value` (a memref) through view-like ops to decide where it
-/// lives.
+/// Follows `value` (a memref) through view-like ops and casts to decide
+/// where it lives. A TMA descriptor built on the host from it counts as a
+/// kernel's use: the host only takes the buffer's device address (managed
+/// memory there cost the wgmma plan's padded operand a page fault per page,
+/// 292 us instead of 5 on the H200).
 static Placement getPlacement(Value value) {
   bool onDevice = false, returned = false, elsewhere = false;
   SmallVector<Value> worklist = {value};
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
     for (Operation *user : current.getUsers()) {
-      if (user->getParentOfType<gpu::LaunchOp>())
+      if (user->getParentOfType<gpu::LaunchOp>() ||
+          isa<nvgpu::TmaCreateDescriptorOp>(user))
         onDevice = true;
-      else if (isa<ViewLikeOpInterface>(user))
+      else if (isa<ViewLikeOpInterface, memref::CastOp>(user))
         llvm::append_range(worklist, user->getResults());
       else if (isa<func::ReturnOp>(user))
         returned = true;

@@ -4,6 +4,7 @@
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "ConvertTensor.h"
+#include "FusePadding.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -42,7 +43,8 @@ struct DecomposeAggregate
 
 /// Rewrites `tensor.pad` with static low padding and a constant padding value
 /// into a linalg.generic: out[i] = in-bounds(i - low) ? src[clamp(i - low)] :
-/// pad. Reads use clamped indices so they are always in bounds. Sizes may be
+/// pad. Reads use clamped indices so they are always in bounds; dimensions
+/// without padding are read as they are. Sizes may be
 /// dynamic (a batch whose size the caller gives).
 struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -93,6 +95,11 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
           SmallVector<Value> indices;
           for (int64_t d = 0; d < rank; ++d) {
             Value i = linalg::IndexOp::create(b, loc, d);
+            // A dimension without padding is read as it is.
+            if (low[d] == 0 && isConstantIntValue(pad.getMixedHighPad()[d], 0)) {
+              indices.push_back(i);
+              continue;
+            }
             Value lowD = arith::ConstantIndexOp::create(b, loc, low[d]);
             Value last = lastIndex[d];
             Value src = arith::SubIOp::create(b, loc, i, lowD);
@@ -109,7 +116,10 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
           }
           Value value = tensor::ExtractOp::create(b, loc, source, indices);
           Value result =
-              arith::SelectOp::create(b, loc, inBounds, value, padValue);
+              inBounds
+                  ? arith::SelectOp::create(b, loc, inBounds, value, padValue)
+                        .getResult()
+                  : value;
           linalg::YieldOp::create(b, loc, result);
         });
     rewriter.replaceOp(pad, generic.getResult(0));
@@ -572,7 +582,10 @@ static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
 /// that B does not index, so every block still takes a whole tile; a
 /// dynamic N or K is left alone. The fast plans (shared-memory tiles,
 /// vectors, the cp.async pipeline, tensor cores) then run on every size,
-/// for a copy of A and B and one of the output.
+/// for a copy of A and B and one of the output. A matmul the wgmma plan
+/// takes once its N and K are multiples of 8 (TMA's 16-byte rows) gets only
+/// that padding: TMA's zero fill covers partial tiles, and M stays as it is,
+/// dynamic or not.
 struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   PadMatmulToTiles(MLIRContext *ctx, bool wgmma)
       : OpInterfaceRewritePattern(ctx), wgmma(wgmma) {}
@@ -581,6 +594,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
   static constexpr int64_t kTileMN = 64;
   static constexpr int64_t kTileK = 32;
+  /// N and K of the wgmma plan: multiples of 8 (16-byte TMA rows).
+  static constexpr int64_t kWgmmaAlign = 8;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
@@ -591,6 +606,7 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "not a matmul");
     if (wgmma && takesWgmma(op))
       return rewriter.notifyMatchFailure(op, "the wgmma plan takes it");
+    bool wgmmaPlan = wgmma && takesWgmmaOncePadded(op);
     int64_t batch = static_cast<int64_t>(op.getNumLoops()) - 3;
     if (batch < 0 || !isRowMajorMatmul(op, batch))
       return rewriter.notifyMatchFailure(op, "not a row-major matmul");
@@ -601,17 +617,23 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Type ec = getElementTypeOrSelf(c);
     bool f32Plan = ec.isF32() && (ea.isF32() || ea.isF16() || ea.isBF16());
     bool f64Plan = ec.isF64() && ea.isF64();
-    if (ea != eb || !(f32Plan || f64Plan))
+    if (ea != eb || !(f32Plan || f64Plan || wgmmaPlan))
       return rewriter.notifyMatchFailure(op, "not a matmul plan's types");
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t m = bounds[batch], n = bounds[batch + 1], k = bounds[batch + 2];
     if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k))
       return rewriter.notifyMatchFailure(op, "dynamic N or K");
     bool dynamicM = ShapedType::isDynamic(m);
-    int64_t mp = dynamicM ? kTileMN : getPaddedSize(m, kTileMN, 16);
-    int64_t np = getPaddedSize(n, kTileMN, 16);
-    int64_t kp = getPaddedSize(k, kTileK, 4);
-    if (!dynamicM && mp == m && np == n && kp == k)
+    // A dynamic M split into (M / 64, 64) tiles (not for wgmma).
+    bool splitM = dynamicM && !wgmmaPlan;
+    int64_t mp = wgmmaPlan  ? m
+                 : dynamicM ? kTileMN
+                            : getPaddedSize(m, kTileMN, 16);
+    int64_t np = wgmmaPlan ? llvm::alignTo(n, kWgmmaAlign)
+                           : getPaddedSize(n, kTileMN, 16);
+    int64_t kp = wgmmaPlan ? llvm::alignTo(k, kWgmmaAlign)
+                           : getPaddedSize(k, kTileK, 4);
+    if (!splitM && mp == m && np == n && kp == k)
       return rewriter.notifyMatchFailure(op, "whole tiles already");
 
     Location loc = op.getLoc();
@@ -621,8 +643,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     };
     // M as padded: static, or the multiple of 64 at or above the dynamic M.
     OpFoldResult mSize = tensor::getMixedSize(rewriter, loc, a, batch);
-    OpFoldResult mPadded = index(mp);
-    if (dynamicM) {
+    OpFoldResult mPadded = dynamicM && !splitM ? mSize : index(mp);
+    if (splitM) {
       AffineExpr s0 = getAffineSymbolExpr(0, ctx);
       mPadded = affine::makeComposedFoldedAffineApply(
           rewriter, loc, (s0.ceilDiv(kTileMN) * kTileMN), {mSize});
@@ -636,9 +658,14 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       SmallVector<OpFoldResult> high(type.getRank(), index(0));
       AffineExpr s0 = getAffineSymbolExpr(0, ctx);
       AffineExpr s1 = getAffineSymbolExpr(1, ctx);
-      high[batch] = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, s1 - s0,
-          {tensor::getMixedSize(rewriter, loc, value, batch), rows});
+      // A's rows as measured above (the same value: an unpadded dynamic M
+      // folds to no padding).
+      OpFoldResult size = value == a ? mSize
+                                     : tensor::getMixedSize(rewriter, loc,
+                                                            value, batch);
+      high[batch] =
+          affine::makeComposedFoldedAffineApply(rewriter, loc, s1 - s0,
+                                                {size, rows});
       high[batch + 1] = index(cols - type.getDimSize(batch + 1));
       if (llvm::all_of(high,
                        [](OpFoldResult h) { return isConstantIntValue(h, 0); }))
@@ -655,8 +682,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // With a dynamic M, A goes straight into (b..., M/64, 64, K) tiles by a
     // gather (a reshaped view would keep the matmul from folding its
     // subviews, and its vector loads with them).
-    Value ap = dynamicM ? gatherRowTiles(rewriter, loc, a, batch, kp, zero)
-                        : pad(a, mPadded, kp);
+    Value ap = splitM ? gatherRowTiles(rewriter, loc, a, batch, kp, zero)
+                      : pad(a, mPadded, kp);
     Value bp = pad(b, index(kp), np);
 
     // The product's operands and loops: with a dynamic M, A is (b..., M/64,
@@ -664,11 +691,11 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<OpFoldResult> batchSizes;
     for (int64_t d = 0; d < batch; ++d)
       batchSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
-    int64_t split = dynamicM ? 1 : 0;
+    int64_t split = splitM ? 1 : 0;
     SmallVector<OpFoldResult> productSizes = batchSizes;
-    if (dynamicM)
+    if (splitM)
       productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
-    productSizes.append({index(mp), index(np)});
+    productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
     Value productInit =
         tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
     Value cZero =
@@ -686,7 +713,7 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<unsigned> lead = llvm::to_vector(llvm::seq<unsigned>(0, batch));
     unsigned mLoop = batch + split, nLoop = mLoop + 1, kLoop = mLoop + 2;
     SmallVector<unsigned> aDims = lead, bDims = lead, cDims = lead;
-    if (dynamicM) {
+    if (splitM) {
       aDims.push_back(batch);
       cDims.push_back(batch);
     }
@@ -699,10 +726,10 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // The named ops where they fit (the tensor-core plan's mma.sync
     // conversion takes a batched generic's contraction less well).
     Operation *product;
-    if (!dynamicM && batch == 0)
+    if (!splitM && batch == 0)
       product = linalg::MatmulOp::create(rewriter, loc, ValueRange{ap, bp},
                                          ValueRange{productInit});
-    else if (!dynamicM && batch == 1)
+    else if (!splitM && batch == 1)
       product = linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{ap, bp},
                                               ValueRange{productInit});
     else {
@@ -741,7 +768,7 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           SmallVector<Value> indices;
           for (unsigned d = 0; d < rank; ++d)
             indices.push_back(linalg::IndexOp::create(nb, nloc, d));
-          if (dynamicM) {
+          if (splitM) {
             Value row = indices[batch];
             indices[batch] = arith::DivUIOp::create(nb, nloc, row, tileRows);
             indices.insert(indices.begin() + batch + 1,
@@ -902,6 +929,7 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
+    populateFusePaddingPatterns(patterns);
     if (padMatmuls)
       patterns.add<PadMatmulToTiles>(ctx, wgmma);
     GreedyRewriteConfig config;

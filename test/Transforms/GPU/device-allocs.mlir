@@ -145,3 +145,27 @@ func.func @space() {
   }
   return
 }
+
+// -----
+
+// A TMA descriptor built on the host takes only the buffer's device address
+// (through a cast): device memory, not managed memory.
+// CHECK-LABEL: func.func @tma_operand
+// CHECK:       %[[T:.+]] = gpu.alloc  () : memref<64x64xf16>
+// CHECK:       memref.cast %[[T]]
+// CHECK:       nvgpu.tma.create.descriptor
+// CHECK:       gpu.dealloc  %[[T]] : memref<64x64xf16>
+func.func @tma_operand(%x: memref<64x64xf16>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %t = memref.alloc() : memref<64x64xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx, %ty] : memref<64x64xf16>
+    memref.store %v, %t[%tx, %ty] : memref<64x64xf16>
+    gpu.terminator
+  }
+  %cast = memref.cast %t : memref<64x64xf16> to memref<*xf16>
+  %d = nvgpu.tma.create.descriptor %cast box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return
+}

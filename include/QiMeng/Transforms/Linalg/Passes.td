@@ -32,7 +32,9 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
            "Pad matmuls whose sizes the tiles do not divide">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "The target has Hopper's wgmma: matmuls the wgmma plan takes "
-           "(takesWgmma) are not padded (TMA reads past the edges as zeros)">
+           "(takesWgmma) are not padded (TMA reads past the edges as zeros); "
+           "those it takes once N and K are multiples of 8 get only that "
+           "padding, M left as it is">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",

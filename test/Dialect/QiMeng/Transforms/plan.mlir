@@ -82,7 +82,7 @@ func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
 
 // Reductions the lanes of a warp cannot share keep one output per thread and
 // the reduction loop serial in the thread: along an outer loop (columns), too
-// short (fewer than 128 iterations), or with two outputs (argmax).
+// short (fewer than a warp's 32 iterations), or with two outputs (argmax).
 // CHECK-LABEL: qimeng.plan @colmax provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [0, 256] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [0, 1] to thread
@@ -90,6 +90,11 @@ func.func @rowsum(%x: memref<1024x512xf32>, %y: memref<1024xf32>) {
 // CHECK-LABEL: qimeng.plan @short provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "reduction0" [256, 0] to block
 // CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to thread
+// CHECK-NEXT:  }
+// Rows of a warp's length to 127 (an f64 min over 96): a warp per row.
+// CHECK-LABEL: qimeng.plan @warp_row provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "reduction0" [8, 0] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0] to warp
 // CHECK-NEXT:  }
 // Rows that 8 does not divide: fewer warps per block.
 // CHECK-LABEL: qimeng.plan @rows12 provenance "builtin" attributes {qimeng.replaceable} {
@@ -108,12 +113,21 @@ func.func @colmax(%x: memref<512x1024xf32>, %y: memref<1024xf32>) {
   }
   return
 }
-func.func @short(%x: memref<1024x64xf32>, %y: memref<1024xf32>) {
+func.func @short(%x: memref<1024x16xf32>, %y: memref<1024xf32>) {
   linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<1024x64xf32>) outs(%y : memref<1024xf32>) {
+      ins(%x : memref<1024x16xf32>) outs(%y : memref<1024xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %a, %acc : f32
     linalg.yield %r : f32
+  }
+  return
+}
+func.func @warp_row(%x: memref<1024x96xf64>, %y: memref<1024xf64>) {
+  linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<1024x96xf64>) outs(%y : memref<1024xf64>) {
+  ^bb0(%a: f64, %acc: f64):
+    %r = arith.minimumf %a, %acc : f64
+    linalg.yield %r : f64
   }
   return
 }
