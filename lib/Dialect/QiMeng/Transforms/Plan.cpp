@@ -215,6 +215,13 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
   return 128 / widestBits;
 }
 
+/// Tiles of the parallel plan: block and thread sizes over all loops (0 on
+/// the reduction loops), and the vector width (1: none).
+struct ParallelTiles {
+  SmallVector<int64_t> block, thread;
+  int64_t width = 1;
+};
+
 class Planner {
 public:
   Planner(const TargetProfile &target, bool naive)
@@ -227,6 +234,11 @@ public:
   /// a SIMT matmul with tiles `t`.
   LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
                           const SimtMatmulTiles &t);
+  /// Appends the actions of the op that fills the output of the window
+  /// `host` (a convolution's bias, a pool's start value), fused into its
+  /// blocks: the host's block and thread tiles along its parallel loops.
+  LogicalResult planWindowInit(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               StringRef tag, linalg::LinalgOp host);
   /// Appends the actions of an op of a row group: its rows per block, a
   /// row per warp (the fusions come after every op's actions).
   LogicalResult planRowGroupMember(OpBuilder &b, Location loc,
@@ -249,6 +261,10 @@ private:
   LogicalResult planParallel(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              StringRef tag, ArrayRef<int64_t> bounds,
                              int64_t vectorWidth);
+  /// The block and thread tiles (and vector width) planParallel gives `op`.
+  FailureOr<ParallelTiles> getParallelTiles(linalg::LinalgOp op,
+                                            ArrayRef<int64_t> bounds,
+                                            int64_t vectorWidth);
 
   const TargetProfile &target;
   /// Plain plans only (planParallel without vectors).
@@ -457,7 +473,47 @@ bool hasOneRowSource(const RowGroup &group) {
   return arguments.size() <= 1;
 }
 
-/// An op fused into the block loops of a matmul.
+/// Whether `host` is a window (a convolution or pooling: an input read
+/// through a map that is not a projection, or through tensor.extract with
+/// two reduction loops or more once its padding is fused), which the
+/// parallel plan takes, its parallel loops first and
+/// static, written in loop order, and `init` the elementwise op that fills
+/// its output over those loops (a bias broadcast, a pool's start value):
+/// the parallel plan then tiles both alike, and `init` runs in the window's
+/// blocks, each thread filling what it then accumulates into.
+bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
+  if (!init || classify(init) != Family::Elementwise ||
+      init->getNumResults() != 1 || init.getNumDpsInits() != 1 ||
+      !init.getMatchingIndexingMap(init.getDpsInitOperand(0)).isIdentity() ||
+      host->getNumResults() != 1 || host.getNumDpsInits() != 1)
+    return false;
+  bool strided =
+      llvm::any_of(host.getDpsInputOperands(), [&](OpOperand *input) {
+        return !host.getMatchingIndexingMap(input).isProjectedPermutation();
+      });
+  bool gathers = host.getNumReductionLoops() >= 2 &&
+                 !host.getBlock()->getOps<tensor::ExtractOp>().empty();
+  if (!strided && !gathers)
+    return false;
+  unsigned loops = init.getNumLoops();
+  SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if ((iterator == utils::IteratorType::parallel) != (i < loops))
+      return false;
+  SmallVector<AffineExpr> leading;
+  for (unsigned d = 0; d < loops; ++d)
+    leading.push_back(getAffineDimExpr(d, host->getContext()));
+  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
+  SmallVector<int64_t> hostBounds = host.getStaticLoopRanges();
+  SmallVector<int64_t> initBounds = init.getStaticLoopRanges();
+  return out == AffineMap::get(host.getNumLoops(), 0, leading,
+                               host->getContext()) &&
+         ArrayRef<int64_t>(hostBounds).take_front(loops) ==
+             ArrayRef<int64_t>(initBounds) &&
+         llvm::none_of(initBounds, ShapedType::isDynamic);
+}
+
+/// An op fused into the block loops of a matmul or a window.
 struct Fusion {
   linalg::LinalgOp host;
   FuseKind kind;
@@ -484,6 +540,14 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
            });
   };
   for (linalg::LinalgOp op : roots) {
+    if (getMatmulPath(op, target) == MatmulPath::None &&
+        op.getNumDpsInits() == 1 && op.hasPureTensorSemantics()) {
+      auto init = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
+      if (init && init->hasOneUse() && isRoot.contains(init) &&
+          !fusions.count(init) && isWindowInit(init, op))
+        fusions[init] = {op, FuseKind::producer};
+      continue;
+    }
     if (getMatmulPath(op, target) == MatmulPath::Wgmma &&
         op->getNumResults() == 1) {
       // The wgmma kernel starts its accumulators from the fill's value.
@@ -676,6 +740,42 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
                                     linalg::LinalgOp op, StringRef tag,
                                     ArrayRef<int64_t> bounds,
                                     int64_t vectorWidth) {
+  FailureOr<ParallelTiles> tiles = getParallelTiles(op, bounds, vectorWidth);
+  if (failed(tiles))
+    return failure();
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(tiles->block),
+                 TileLevel::block, nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(tiles->thread),
+                 TileLevel::thread, nullptr);
+  if (tiles->width > 1)
+    VectorizeOp::create(b, loc, tag, tiles->width);
+  return success();
+}
+
+LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
+                                      linalg::LinalgOp op, StringRef tag,
+                                      linalg::LinalgOp host) {
+  FailureOr<ParallelTiles> tiles = getParallelTiles(
+      host, host.getStaticLoopRanges(), /*vectorWidth=*/0);
+  if (failed(tiles))
+    return failure();
+  // The host's parallel loops lead (isWindowInit): the op's loops are they.
+  unsigned loops = op.getNumLoops();
+  TileOp::create(
+      b, loc, tag,
+      b.getDenseI64ArrayAttr(ArrayRef<int64_t>(tiles->block).take_front(loops)),
+      TileLevel::block, nullptr);
+  TileOp::create(
+      b, loc, tag,
+      b.getDenseI64ArrayAttr(
+          ArrayRef<int64_t>(tiles->thread).take_front(loops)),
+      TileLevel::thread, nullptr);
+  return success();
+}
+
+FailureOr<ParallelTiles>
+Planner::getParallelTiles(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                          int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   // Dynamic loops (e.g. a batch dimension of unknown size) are mapped too:
   // their number of blocks is computed at run time.
@@ -770,13 +870,7 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   }
   if (width == 1)
     computeTiles(1, /*whole=*/false);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(blockSizes),
-                 TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(threadSizes),
-                 TileLevel::thread, nullptr);
-  if (width > 1)
-    VectorizeOp::create(b, loc, tag, width);
-  return success();
+  return ParallelTiles{blockSizes, threadSizes, width};
 }
 
 /// Whether QiMeng computes with `type` (an element type or a scalar):
@@ -964,6 +1058,10 @@ private:
           : getMatmulPath(fusion->second.host, planner.getTarget()) ==
                   MatmulPath::Wgmma
               ? success()
+          : getMatmulPath(fusion->second.host, planner.getTarget()) ==
+                  MatmulPath::None
+              ? planner.planWindowInit(builder, op.getLoc(), op, tagOf(op),
+                                       fusion->second.host)
               : planner.planFused(builder, op.getLoc(), tagOf(op),
                                   getSimtMatmulTiles(
                                       fusion->second.host.getStaticLoopRanges(),

@@ -1,0 +1,74 @@
+// Windows run with the op that fills their output: a convolution's bias
+// broadcast and a max pool's -inf fill are tiled like the window's parallel
+// loops and fused into its blocks (one kernel each).
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan | FileCheck %s
+// RUN: qimeng-opt %s --split-input-file --llm-plan 2>/dev/null | FileCheck %s --check-prefix=KERNELS
+
+// CHECK-LABEL: qimeng.plan @conv_bias
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1, 16, 16] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 1, 1, 1] to thread
+// CHECK-NEXT:    qimeng.tile "conv0" [1, 1, 16, 16, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 1, 1, 0, 0, 0] to thread
+// CHECK-NEXT:    qimeng.fuse "conv0" producer "elementwise0"
+// CHECK-NEXT:  }
+// KERNELS-LABEL: func.func @conv_bias
+// KERNELS-COUNT-1: gpu.launch
+// KERNELS-NOT:     gpu.launch
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_bias(%x: tensor<2x8x18x18xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>) -> tensor<2x16x16x16xf32> {
+  %e = tensor.empty() : tensor<2x16x16x16xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<2x16x16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<2x16x16x16xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<2x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<2x16x16x16xf32>) -> tensor<2x16x16x16xf32>
+  return %r : tensor<2x16x16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: qimeng.plan @maxpool
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 4, 4, 4] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [0, 1, 1, 1] to thread
+// CHECK-NEXT:    qimeng.tile "pool0" [1, 4, 4, 4, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "pool0" [0, 1, 1, 1, 0, 0] to thread
+// CHECK-NEXT:    qimeng.fuse "pool0" producer "fill0"
+// CHECK-NEXT:  }
+// KERNELS-LABEL: func.func @maxpool
+// KERNELS-COUNT-1: gpu.launch
+// KERNELS-NOT:     gpu.launch
+func.func @maxpool(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %win = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<1x3x4x4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %win : tensor<1x3x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %r : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+// A depthwise convolution's generic (channels its fourth loop, the output
+// written (n, c, h, w)): its bias is not in loop order; no fusion.
+// CHECK-LABEL: qimeng.plan @depthwise_bias
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+// KERNELS-LABEL: func.func @depthwise_bias
+// KERNELS-COUNT-2: gpu.launch
+#bias1 = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @depthwise_bias(%x: tensor<1x4x10x10xf32>, %w: tensor<4x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %init = linalg.generic {indexing_maps = [#bias1, #id1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x4x8x8xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x10x10xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %r : tensor<1x4x8x8xf32>
+}
