@@ -112,6 +112,18 @@ TEST_F(CompareTest, RejectsFp16LevelRoundingAtFp32Tolerance) {
   EXPECT_TRUE(compareBuffers(f32(scaled, {3, 4}), want,
                              getDefaultTolerance(Builder(&ctx).getBF16Type()))
                   .ok);
+  // bf16: two units in the last place (16.5 for 16.75 after a chain of bf16
+  // roundings, among outputs of about 1, so the absolute part is small)
+  // pass; a 3 % error does not.
+  Tolerance bf16 = getDefaultTolerance(Builder(&ctx).getBF16Type());
+  std::vector<float> ones(100, 1.0f), gotOnes(100, 1.0f);
+  ones[7] = 16.75f;
+  gotOnes[7] = 16.5f;
+  EXPECT_TRUE(compareBuffers(f32(gotOnes, {100}), f32(ones, {100}), bf16).ok);
+  std::vector<float> far = values;
+  for (float &v : far)
+    v *= 1.03f;
+  EXPECT_FALSE(compareBuffers(f32(far, {3, 4}), want, bf16).ok);
 }
 
 TEST_F(CompareTest, ToleranceScalesWithOutputSizeAndReductionLength) {

@@ -36,7 +36,8 @@ bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 /// it (and `qimeng-prepare` leaves it unpadded for that): a plain row-major
 /// matmul (no batch loop) with bf16 or f16 operands of one type, an f32,
 /// bf16 or f16 result, and static N and K that are multiples of 8 (rows of
-/// A and B a multiple of 16 bytes, as TMA reads them); M may be dynamic.
+/// A and B a multiple of 16 bytes, as TMA reads them), K at least 64 (one K
+/// step of the plan); M may be dynamic.
 bool takesWgmma(linalg::LinalgOp op);
 
 /// Whether `op` takes the wgmma kernel once N and K are padded to

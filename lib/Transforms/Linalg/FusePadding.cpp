@@ -22,6 +22,11 @@ using namespace mlir::qimeng;
 
 namespace {
 
+/// The most inputs an output of a window reads (the product of its
+/// reduction loops) for its padding to be fused: a 7x7 depthwise window or
+/// an 8x8 pool, a 3x3 convolution over up to 7 channels.
+constexpr int64_t kMaxFusedWindowReads = 64;
+
 /// Whether `producer` is a gather: a generic with no inputs, parallel loops
 /// only, one result written in loop order, whose body reads a tensor by
 /// `tensor.extract` (what PadToGeneric makes of `tensor.pad`).
@@ -61,6 +66,19 @@ struct FusePaddingIntoWindow
     if ((family != Family::Convolution && family != Family::Pooling) ||
         !op.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "not a window on tensors");
+    // Each read of the window then clamps its indices and selects: worth a
+    // pass over the input for small windows (pooling, depthwise), not when
+    // every output reads many inputs (a dense convolution over 96 channels,
+    // 864 reads an output, went from 0.139 to 0.162 ms on the H200).
+    int64_t reads = 1;
+    for (auto [range, iterator] :
+         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::reduction)
+        reads = ShapedType::isDynamic(range)
+                    ? kMaxFusedWindowReads + 1
+                    : std::min(reads * range, kMaxFusedWindowReads + 1);
+    if (reads > kMaxFusedWindowReads)
+      return rewriter.notifyMatchFailure(op, "a large window");
     OpOperand *padded = nullptr;
     for (OpOperand *input : op.getDpsInputOperands()) {
       Operation *producer = input->get().getDefiningOp();

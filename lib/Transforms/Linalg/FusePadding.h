@@ -15,7 +15,9 @@ namespace mlir::qimeng {
 /// input where the window reads it: an input produced by a gather (the
 /// generic `tensor.pad` becomes in qimeng-prepare: no inputs, all parallel,
 /// the source read by `tensor.extract` at clamped indices) is fused into the
-/// window op, generalized first when it is a named op. The padded copy of
+/// window op, generalized first when it is a named op, when each output
+/// reads at most 64 inputs (pooling, depthwise and few-channel windows: the
+/// clamped reads cost more than the copy in larger ones). The padded copy of
 /// the input is then never written.
 void populateFusePaddingPatterns(RewritePatternSet &patterns);
 

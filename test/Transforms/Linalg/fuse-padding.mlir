@@ -70,3 +70,23 @@ func.func @padded_shared(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3xf32>) -> (ten
       ins(%p, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %r, %p : tensor<1x2x4x4xf32>, tensor<1x2x6x6xf32>
 }
+
+// -----
+
+// A 3x3 convolution over 8 channels (72 reads an output): the padded copy
+// is written once and read as it was.
+// CHECK-LABEL: func.func @dense_padded
+// CHECK:       %[[P:.+]] = linalg.generic
+// CHECK:       linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.+}} : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>)
+func.func @dense_padded(%x: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
