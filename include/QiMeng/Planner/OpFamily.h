@@ -28,6 +28,11 @@ Family classify(linalg::LinalgOp op);
 /// for anything else.
 int64_t getNumBatchLoops(linalg::LinalgOp op);
 
+/// The shortest K the tiled matmul plans take (one K step of the padded
+/// plans); a shorter one is planned as a memory-bound op, and qimeng-prepare
+/// does not pad it.
+constexpr int64_t kMinTiledMatmulK = 32;
+
 /// Whether `op`'s indexing maps are a plain row-major matmul's: (m, k),
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);

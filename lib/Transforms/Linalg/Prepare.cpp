@@ -4,7 +4,7 @@
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "ConvertTensor.h"
-#include "FusePadding.h"
+#include "Windows.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -623,6 +623,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t m = bounds[batch], n = bounds[batch + 1], k = bounds[batch + 2];
     if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k))
       return rewriter.notifyMatchFailure(op, "dynamic N or K");
+    if (k < kMinTiledMatmulK && !wgmmaPlan)
+      return rewriter.notifyMatchFailure(op, "a short K: planned as it is");
     bool dynamicM = ShapedType::isDynamic(m);
     // A dynamic M split into (M / 64, 64) tiles (not for wgmma).
     bool splitM = dynamicM && !wgmmaPlan;
@@ -929,7 +931,7 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
-    populateFusePaddingPatterns(patterns);
+    populateWindowPatterns(patterns);
     if (padMatmuls)
       patterns.add<PadMatmulToTiles>(ctx, wgmma);
     GreedyRewriteConfig config;

@@ -121,17 +121,17 @@ func.func @pad_dynamic(%x: tensor<?x3x8xf32>) -> tensor<?x3x10xf32> {
 
 // -----
 
-// A matmul the tiles do not divide (100 x 70 x 20): A and B padded with zeros
-// (gather generics) to 128 x 32 and 32 x 128, multiplied by a named matmul
+// A matmul the tiles do not divide (100 x 70 x 40): A and B padded with zeros
+// (gather generics) to 128 x 64 and 64 x 128, multiplied by a named matmul
 // into a fresh zero-filled tensor, the 100 x 70 corner copied into the
 // output (whose zero fill is dropped) element by element, without a view of
 // the product.
 // CHECK-LABEL: func.func @pad_matmul
 // CHECK-SAME:  %[[C:[a-z0-9]+]]: tensor<100x70xf32>
-// CHECK:       %[[AP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<128x32xf32>)
-// CHECK:       %[[BP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<32x128xf32>)
+// CHECK:       %[[AP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<128x64xf32>)
+// CHECK:       %[[BP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<64x128xf32>)
 // CHECK:       %[[Z:.+]] = linalg.fill {{.*}} -> tensor<128x128xf32>
-// CHECK:       %[[P:.+]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<128x32xf32>, tensor<32x128xf32>) outs(%[[Z]] : tensor<128x128xf32>)
+// CHECK:       %[[P:.+]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<128x64xf32>, tensor<64x128xf32>) outs(%[[Z]] : tensor<128x128xf32>)
 // CHECK:       %[[R:.+]] = linalg.generic {{.*}} outs(%[[C]] : tensor<100x70xf32>)
 // CHECK-NEXT:  ^bb0(%{{.+}}: f32):
 // CHECK-NEXT:    %[[I:.+]] = linalg.index 0
@@ -139,10 +139,10 @@ func.func @pad_dynamic(%x: tensor<?x3x8xf32>) -> tensor<?x3x10xf32> {
 // CHECK-NEXT:    %[[V:.+]] = tensor.extract %[[P]][%[[I]], %[[J]]]
 // CHECK-NEXT:    linalg.yield %[[V]] : f32
 // CHECK:       return %[[R]]
-func.func @pad_matmul(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+func.func @pad_matmul(%a: tensor<100x40xf32>, %b: tensor<40x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
-  %0 = linalg.matmul ins(%a, %b : tensor<100x20xf32>, tensor<20x70xf32>) outs(%f : tensor<100x70xf32>) -> tensor<100x70xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<100x40xf32>, tensor<40x70xf32>) outs(%f : tensor<100x70xf32>) -> tensor<100x70xf32>
   return %0 : tensor<100x70xf32>
 }
 
@@ -153,7 +153,19 @@ func.func @pad_matmul(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<
 // CHECK:       linalg.matmul {{.*}} -> tensor<128x128xf32>
 // CHECK:       linalg.generic
 // CHECK:         arith.addf
-func.func @pad_matmul_accumulate(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+func.func @pad_matmul_accumulate(%a: tensor<100x40xf32>, %b: tensor<40x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<100x40xf32>, tensor<40x70xf32>) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
+  return %0 : tensor<100x70xf32>
+}
+
+// -----
+
+// A K shorter than one K step (20): no padding; the matmul is planned as a
+// memory-bound op.
+// CHECK-LABEL: func.func @short_k_matmul
+// CHECK-NOT:   tensor.extract
+// CHECK:       linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<100x20xf32>, tensor<20x70xf32>)
+func.func @short_k_matmul(%a: tensor<100x20xf32>, %b: tensor<20x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<100x20xf32>, tensor<20x70xf32>) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
   return %0 : tensor<100x70xf32>
 }

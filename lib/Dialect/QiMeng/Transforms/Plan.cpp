@@ -87,6 +87,12 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
       llvm::any_of(ArrayRef<int64_t>(bounds).drop_front(batch),
                    ShapedType::isDynamic))
     return MatmulPath::None;
+  // A K shorter than one K step of the tiled plans: little to reuse, the
+  // output's writes dominate; the parallel plan (a thread per output, K
+  // serial) is one kernel without the padding copies. 12 x 127x17 · 17x500
+  // took 0.024 ms padded on the H200 (eager 0.012).
+  if (bounds.back() < kMinTiledMatmulK)
+    return MatmulPath::None;
   auto elementOf = [](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());
   };

@@ -1,3 +1,4 @@
+// Convolutions and pooling in qimeng-prepare (lib/Transforms/Linalg/Windows.cpp).
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
 
 // A depthwise 3x3 with stride 2 over a zero-padded input (how torch-mlir
@@ -54,10 +55,10 @@ func.func @maxpool_padded(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
 // -----
 
 // The padded tensor has another user (returned): it is written once, and the
-// convolution reads it as it was.
+// convolution (its loops in the output's order) reads it as it was.
 // CHECK-LABEL: func.func @padded_shared
 // CHECK:       %[[P:.+]] = linalg.generic
-// CHECK:       linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%[[P]], %{{.+}} : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>)
+// CHECK:       linalg.generic {{.*}} ins(%[[P]], %{{.+}} : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>)
 func.func @padded_shared(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x6x6xf32>) {
   %zero = arith.constant 0.0 : f32
   %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -88,5 +89,23 @@ func.func @dense_padded(%x: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> ten
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
       ins(%p, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A depthwise convolution without padding: its loops (n, oh, ow, c, kh, kw)
+// interchanged into its output's order (n, c, oh, ow), reductions last.
+// CHECK:       affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
+// CHECK-NEXT:  affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>
+// CHECK-NEXT:  affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_order
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+func.func @depthwise_order(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x6x6xf32>, tensor<4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
