@@ -462,15 +462,14 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
   return success();
 }
 
-/// Whether the dynamic rows of `group` all come from one function argument
-/// (the others are temporaries sized from it): fusing the ops' block loops
-/// needs their trip counts to be one value, which two arguments' sizes are
-/// not, however the IR relates them (an output argument beside its input).
-bool hasOneRowSource(const RowGroup &group) {
-  if (llvm::none_of(group.rows, ShapedType::isDynamic))
-    return true;
+/// Whether the dynamically shaped operands of `ops` that are function
+/// arguments are one argument (the others are temporaries sized from it):
+/// fusing the ops' block loops needs their dynamic trip counts to be one
+/// value, which two arguments' sizes are not, however the IR relates them
+/// (an output argument beside its input).
+bool hasOneDynamicSource(ArrayRef<linalg::LinalgOp> ops) {
   llvm::SmallPtrSet<Value, 2> arguments;
-  for (linalg::LinalgOp op : group.ops)
+  for (linalg::LinalgOp op : ops)
     for (Value operand : op->getOperands()) {
       auto type = dyn_cast<ShapedType>(operand.getType());
       if (isa<BlockArgument>(operand) && type && !type.hasStaticShape())
@@ -479,11 +478,18 @@ bool hasOneRowSource(const RowGroup &group) {
   return arguments.size() <= 1;
 }
 
+/// Whether the dynamic rows of `group` all come from one function argument
+/// (hasOneDynamicSource).
+bool hasOneRowSource(const RowGroup &group) {
+  return llvm::none_of(group.rows, ShapedType::isDynamic) ||
+         hasOneDynamicSource(group.ops);
+}
+
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
 /// two reduction loops or more once its padding is fused), which the
-/// parallel plan takes, its parallel loops first and
-/// static, written in loop order, and `init` the elementwise op that fills
+/// parallel plan takes, its parallel loops first (dynamic ones sized from
+/// one argument), written in loop order, and `init` the elementwise op that fills
 /// its output over those loops (a bias broadcast, a pool's start value):
 /// the parallel plan then tiles both alike, and `init` runs in the window's
 /// blocks, each thread filling what it then accumulates into.
@@ -516,7 +522,8 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
                                host->getContext()) &&
          ArrayRef<int64_t>(hostBounds).take_front(loops) ==
              ArrayRef<int64_t>(initBounds) &&
-         llvm::none_of(initBounds, ShapedType::isDynamic);
+         (llvm::none_of(initBounds, ShapedType::isDynamic) ||
+          hasOneDynamicSource({init, host}));
 }
 
 /// An op fused into the block loops of a matmul or a window.

@@ -74,3 +74,42 @@ func.func @depthwise_bias(%x: tensor<1x4x10x10xf32>, %w: tensor<4x3x3xf32>, %b: 
       ins(%x, %w : tensor<1x4x10x10xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   return %r : tensor<1x4x8x8xf32>
 }
+
+// -----
+
+// A dynamic batch sized from one argument (the result built from the input's
+// size): still one kernel.
+// CHECK-LABEL: qimeng.plan @maxpool_dynamic
+// CHECK:         qimeng.fuse "pool0" producer "fill0"
+// KERNELS-LABEL: func.func @maxpool_dynamic
+// KERNELS-COUNT-1: gpu.launch
+// KERNELS-NOT:     gpu.launch
+func.func @maxpool_dynamic(%x: tensor<?x3x8x8xf32>) -> tensor<?x3x4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x3x8x8xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %e = tensor.empty(%n) : tensor<?x3x4x4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %win : tensor<?x3x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  return %r : tensor<?x3x4x4xf32>
+}
+
+// -----
+
+// Two dynamically shaped arguments (an output argument beside the input):
+// their sizes cannot be proven one; not fused.
+// CHECK-LABEL: qimeng.plan @maxpool_two_sources
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+// KERNELS-LABEL: func.func @maxpool_two_sources
+// KERNELS-COUNT-2: gpu.launch
+func.func @maxpool_two_sources(%x: tensor<?x3x8x8xf32>, %out: tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %win = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%out : tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %win : tensor<?x3x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  return %r : tensor<?x3x4x4xf32>
+}
