@@ -16,12 +16,14 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     (`linalg.softmax`) into linalg generics, rewrites constant `tensor.pad`
     into a linalg generic that reads the source with clamped indices, and fuses
     chains of elementwise producers into their consumers (one kernel instead of
-    one per op). Tensor arguments used as an op's output (`outs`) are marked
+    one per op). Convolutions and pooling run their loops in their output's
+    order, and read a padded input where the window reads it (when each
+    output reads at most 64 inputs) instead of a padded copy. Tensor arguments used as an op's output (`outs`) are marked
     `bufferization.writable = true` (results are written there in place),
     all other tensor arguments `false` (inputs are never overwritten).
 
-    With `pad-matmuls` (the default), a matmul with f32 accumulation whose
-    sizes the matmul plans' tiles do not divide (777 x 555 x 1000, a dynamic
+    With `pad-matmuls` (the default), a matmul with f32 accumulation and a
+    K of at least 32 whose sizes the matmul plans' tiles do not divide (777 x 555 x 1000, a dynamic
     number of rows) is computed on zero-padded operands and its corner
     copied into the output, so it keeps the fast plans; a dynamic M is split
     into 64-row tiles along a batch loop. The verifier's references leave
