@@ -478,6 +478,46 @@ bool hasOneDynamicSource(ArrayRef<linalg::LinalgOp> ops) {
   return arguments.size() <= 1;
 }
 
+/// Whether every value `ops` read or write (operands, and values their
+/// bodies read, such as a fused padding's source), traced back through the
+/// ops that compute them, depends on at most one dynamically shaped function
+/// argument: a window's loops take their sizes from its input (or a padded
+/// copy of it) and its fill's from the output, which must then be one
+/// argument's sizes (two arguments' cannot be proven equal).
+bool dependsOnOneDynamicArgument(ArrayRef<linalg::LinalgOp> ops) {
+  llvm::SmallPtrSet<Value, 2> arguments;
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> worklist;
+  // The values `root` and the ops in its regions use that are defined
+  // outside it.
+  auto addUsesOf = [&](Operation *root) {
+    root->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *owner = operand.getDefiningOp();
+        if (!owner)
+          owner = cast<BlockArgument>(operand).getOwner()->getParentOp();
+        if (!root->isAncestor(owner))
+          worklist.push_back(operand);
+      }
+    });
+  };
+  for (linalg::LinalgOp op : ops)
+    addUsesOf(op);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (isa<BlockArgument>(value)) {
+      auto type = dyn_cast<ShapedType>(value.getType());
+      if (type && !type.hasStaticShape())
+        arguments.insert(value);
+      continue;
+    }
+    addUsesOf(value.getDefiningOp());
+  }
+  return arguments.size() <= 1;
+}
+
 /// Whether the dynamic rows of `group` all come from one function argument
 /// (hasOneDynamicSource).
 bool hasOneRowSource(const RowGroup &group) {
@@ -523,7 +563,7 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
          ArrayRef<int64_t>(hostBounds).take_front(loops) ==
              ArrayRef<int64_t>(initBounds) &&
          (llvm::none_of(initBounds, ShapedType::isDynamic) ||
-          hasOneDynamicSource({init, host}));
+          dependsOnOneDynamicArgument({init, host}));
 }
 
 /// An op fused into the block loops of a matmul or a window.

@@ -113,3 +113,33 @@ func.func @maxpool_two_sources(%x: tensor<?x3x8x8xf32>, %out: tensor<?x3x4x4xf32
       ins(%x, %win : tensor<?x3x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
   return %r : tensor<?x3x4x4xf32>
 }
+
+// -----
+
+// A dense convolution reading a padded copy of its input (144 reads an
+// output: the padding is not fused) into an output argument: its batch
+// loop's size comes from the input, its bias fill's from the output
+// argument; they cannot be proven one, so no fusion, and the kernel compiles
+// (the fusion failed to apply and the kernel was rejected before).
+// CHECK-LABEL: qimeng.plan @conv_padded_outarg
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+// KERNELS-LABEL: func.func @conv_padded_outarg
+// KERNELS-COUNT-3: gpu.launch
+#cb = affine_map<(d0, d1, d2, d3) -> (d1)>
+#cid = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_padded_outarg(%x: tensor<?x16x12x12xf32>, %w: tensor<8x16x3x3xf32>, %b: tensor<8xf32>, %out: tensor<?x8x12x12xf32>) -> tensor<?x8x12x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<?x16x12x12xf32> to tensor<?x16x14x14xf32>
+  %init = linalg.generic {indexing_maps = [#cb, #cid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%out : tensor<?x8x12x12xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<?x8x12x12xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<?x16x14x14xf32>, tensor<8x16x3x3xf32>) outs(%init : tensor<?x8x12x12xf32>) -> tensor<?x8x12x12xf32>
+  return %r : tensor<?x8x12x12xf32>
+}
