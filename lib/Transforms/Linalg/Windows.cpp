@@ -30,15 +30,18 @@ namespace {
 constexpr int64_t kMaxFusedWindowReads = 64;
 
 /// Whether `producer` is a gather: a generic with no inputs, parallel loops
-/// only, one result written in loop order, whose body reads a tensor by
-/// `tensor.extract` (what PadToGeneric makes of `tensor.pad`).
+/// only, one result written in loop order and not read (the value is made
+/// anew: fused into a window, an output it updated would become a second
+/// output of the window, updated once per read), whose body reads a tensor
+/// by `tensor.extract` (what PadToGeneric makes of `tensor.pad`).
 bool isGather(Operation *producer) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(producer);
   if (!generic || generic.getNumDpsInputs() != 0 ||
       generic->getNumResults() != 1 ||
       generic.getNumReductionLoops() != 0 ||
       !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
-           .isIdentity())
+           .isIdentity() ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
     return false;
   return !generic.getBody()->getOps<tensor::ExtractOp>().empty();
 }
@@ -96,11 +99,13 @@ struct OrderWindowLoops : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         permutation.push_back(i);
     if (llvm::equal(permutation, llvm::seq<unsigned>(0, iterators.size())))
       return rewriter.notifyMatchFailure(op, "loops in the output's order");
+    bool named = !isa<linalg::GenericOp>(op.getOperation());
     FailureOr<linalg::GenericOp> generic = getGeneric(rewriter, op);
     if (failed(generic))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
+    // Generalized, the IR has changed: success either way.
     if (failed(linalg::interchangeGenericOp(rewriter, *generic, permutation)))
-      return failure();
+      return success(named);
     return success();
   }
 };
@@ -141,17 +146,20 @@ struct FusePaddingIntoWindow
     if (!padded)
       return rewriter.notifyMatchFailure(op, "no padded input to fuse");
     unsigned operandNumber = padded->getOperandNumber();
+    bool named = !isa<linalg::GenericOp>(op.getOperation());
     FailureOr<linalg::GenericOp> generalized = getGeneric(rewriter, op);
     if (failed(generalized))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
     linalg::GenericOp generic = *generalized;
     OpOperand &operand = generic->getOpOperand(operandNumber);
+    // The checks above are upstream's fusability conditions; should fusion
+    // still fail, a generalized op is a change (success), a generic none.
     if (!linalg::areElementwiseOpsFusable(&operand))
-      return failure();
+      return success(named);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, &operand);
     if (failed(fused))
-      return failure();
+      return success(named);
     Operation *producer = operand.get().getDefiningOp();
     for (auto [original, replacement] : fused->replacements)
       rewriter.replaceAllUsesExcept(original, replacement, fused->fusedOp);

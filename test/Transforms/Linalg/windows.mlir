@@ -109,3 +109,32 @@ func.func @depthwise_order(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3xf32>) -> te
       ins(%x, %w : tensor<1x4x6x6xf32>, tensor<4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// A gather that adds into its output (a padded matmul's corner added to C
+// looks like this) is not a padding: fused, the output it updates would
+// become a second output of the window, updated once per read. It stays a
+// kernel of its own.
+// CHECK-LABEL: func.func @updating_gather
+// CHECK:       %[[G:.+]] = linalg.generic
+// CHECK:         tensor.extract
+// CHECK:         arith.addf
+// CHECK:       linalg.pooling_nwc_max {{.*}} ins(%[[G]], %{{.+}} : tensor<1x10x4xf32>, tensor<3xf32>)
+func.func @updating_gather(%x: tensor<1x10x4xf32>, %y: tensor<1x10x4xf32>) -> tensor<1x8x4xf32> {
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%x : tensor<1x10x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = linalg.index 2 : index
+    %e = tensor.extract %y[%i, %j, %k] : tensor<1x10x4xf32>
+    %s = arith.addf %o, %e : f32
+    linalg.yield %s : f32
+  } -> tensor<1x10x4xf32>
+  %w = tensor.empty() : tensor<3xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<1x8x4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<1x8x4xf32>) -> tensor<1x8x4xf32>
+  %r = linalg.pooling_nwc_max {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%g, %w : tensor<1x10x4xf32>, tensor<3xf32>) outs(%f : tensor<1x8x4xf32>) -> tensor<1x8x4xf32>
+  return %r : tensor<1x8x4xf32>
+}
