@@ -96,7 +96,8 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
           for (int64_t d = 0; d < rank; ++d) {
             Value i = linalg::IndexOp::create(b, loc, d);
             // A dimension without padding is read as it is.
-            if (low[d] == 0 && isConstantIntValue(pad.getMixedHighPad()[d], 0)) {
+            if (low[d] == 0 &&
+                isConstantIntValue(pad.getMixedHighPad()[d], 0)) {
               indices.push_back(i);
               continue;
             }
@@ -115,11 +116,10 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
             indices.push_back(clamped);
           }
           Value value = tensor::ExtractOp::create(b, loc, source, indices);
-          Value result =
-              inBounds
-                  ? arith::SelectOp::create(b, loc, inBounds, value, padValue)
-                        .getResult()
-                  : value;
+          Value result = inBounds ? arith::SelectOp::create(b, loc, inBounds,
+                                                            value, padValue)
+                                        .getResult()
+                                  : value;
           linalg::YieldOp::create(b, loc, result);
         });
     rewriter.replaceOp(pad, generic.getResult(0));
@@ -633,8 +633,8 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                             : getPaddedSize(m, kTileMN, 16);
     int64_t np = wgmmaPlan ? llvm::alignTo(n, kWgmmaAlign)
                            : getPaddedSize(n, kTileMN, 16);
-    int64_t kp = wgmmaPlan ? llvm::alignTo(k, kWgmmaAlign)
-                           : getPaddedSize(k, kTileK, 4);
+    int64_t kp =
+        wgmmaPlan ? llvm::alignTo(k, kWgmmaAlign) : getPaddedSize(k, kTileK, 4);
     if (!splitM && mp == m && np == n && kp == k)
       return rewriter.notifyMatchFailure(op, "whole tiles already");
 
@@ -662,12 +662,11 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       AffineExpr s1 = getAffineSymbolExpr(1, ctx);
       // A's rows as measured above (the same value: an unpadded dynamic M
       // folds to no padding).
-      OpFoldResult size = value == a ? mSize
-                                     : tensor::getMixedSize(rewriter, loc,
-                                                            value, batch);
-      high[batch] =
-          affine::makeComposedFoldedAffineApply(rewriter, loc, s1 - s0,
-                                                {size, rows});
+      OpFoldResult size =
+          value == a ? mSize
+                     : tensor::getMixedSize(rewriter, loc, value, batch);
+      high[batch] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s1 - s0, {size, rows});
       high[batch + 1] = index(cols - type.getDimSize(batch + 1));
       if (llvm::all_of(high,
                        [](OpFoldResult h) { return isConstantIntValue(h, 0); }))

@@ -37,8 +37,7 @@ constexpr int64_t kMaxFusedWindowReads = 64;
 bool isGather(Operation *producer) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(producer);
   if (!generic || generic.getNumDpsInputs() != 0 ||
-      generic->getNumResults() != 1 ||
-      generic.getNumReductionLoops() != 0 ||
+      generic->getNumResults() != 1 || generic.getNumReductionLoops() != 0 ||
       !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
            .isIdentity() ||
       generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))

@@ -1,4 +1,4 @@
-//===- Windows.h - Convolutions and pooling before planning ------*- C++ -*-===//
+//===- Windows.h - Convolutions and pooling before planning ----*- C++ -*-===//
 //
 // Shared by the passes of lib/Transforms/Linalg; not installed.
 //

@@ -1,5 +1,5 @@
-// Convolutions and pooling in qimeng-prepare (lib/Transforms/Linalg/Windows.cpp).
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
+// Convolutions and pooling in qimeng-prepare (lib/Transforms/Linalg/Windows.cpp).
 
 // A depthwise 3x3 with stride 2 over a zero-padded input (how torch-mlir
 // writes padding=1): the named op is generalized and reads the unpadded

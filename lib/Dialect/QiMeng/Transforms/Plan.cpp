@@ -529,8 +529,8 @@ bool hasOneRowSource(const RowGroup &group) {
 /// through a map that is not a projection, or through tensor.extract with
 /// two reduction loops or more once its padding is fused), which the
 /// parallel plan takes, its parallel loops first (dynamic ones sized from
-/// one argument), written in loop order, and `init` the elementwise op that fills
-/// its output over those loops (a bias broadcast, a pool's start value):
+/// one argument), written in loop order, and `init` the elementwise op that
+/// fills its output over those loops (a bias broadcast, a pool's start value):
 /// the parallel plan then tiles both alike, and `init` runs in the window's
 /// blocks, each thread filling what it then accumulates into.
 bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
@@ -595,7 +595,8 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
   for (linalg::LinalgOp op : roots) {
     if (getMatmulPath(op, target) == MatmulPath::None &&
         op.getNumDpsInits() == 1 && op.hasPureTensorSemantics()) {
-      auto init = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
+      auto init =
+          op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
       if (init && init->hasOneUse() && isRoot.contains(init) &&
           !fusions.count(init) && isWindowInit(init, op))
         fusions[init] = {op, FuseKind::producer};
@@ -808,8 +809,8 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
 LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
                                       linalg::LinalgOp op, StringRef tag,
                                       linalg::LinalgOp host) {
-  FailureOr<ParallelTiles> tiles = getParallelTiles(
-      host, host.getStaticLoopRanges(), /*vectorWidth=*/0);
+  FailureOr<ParallelTiles> tiles =
+      getParallelTiles(host, host.getStaticLoopRanges(), /*vectorWidth=*/0);
   if (failed(tiles))
     return failure();
   // The host's parallel loops lead (isWindowInit): the op's loops are they.
@@ -818,17 +819,16 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
       b, loc, tag,
       b.getDenseI64ArrayAttr(ArrayRef<int64_t>(tiles->block).take_front(loops)),
       TileLevel::block, nullptr);
-  TileOp::create(
-      b, loc, tag,
-      b.getDenseI64ArrayAttr(
-          ArrayRef<int64_t>(tiles->thread).take_front(loops)),
-      TileLevel::thread, nullptr);
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr(
+                     ArrayRef<int64_t>(tiles->thread).take_front(loops)),
+                 TileLevel::thread, nullptr);
   return success();
 }
 
-FailureOr<ParallelTiles>
-Planner::getParallelTiles(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
-                          int64_t vectorWidth) {
+FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
+                                                   ArrayRef<int64_t> bounds,
+                                                   int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   // Dynamic loops (e.g. a batch dimension of unknown size) are mapped too:
   // their number of blocks is computed at run time.

@@ -1,8 +1,8 @@
+// RUN: qimeng-opt %s --split-input-file --qimeng-plan | FileCheck %s
+// RUN: qimeng-opt %s --split-input-file --llm-plan 2>/dev/null | FileCheck %s --check-prefix=KERNELS
 // Windows run with the op that fills their output: a convolution's bias
 // broadcast and a max pool's -inf fill are tiled like the window's parallel
 // loops and fused into its blocks (one kernel each).
-// RUN: qimeng-opt %s --split-input-file --qimeng-plan | FileCheck %s
-// RUN: qimeng-opt %s --split-input-file --llm-plan 2>/dev/null | FileCheck %s --check-prefix=KERNELS
 
 // CHECK-LABEL: qimeng.plan @conv_bias
 // CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1, 16, 16] to block
