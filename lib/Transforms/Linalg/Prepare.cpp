@@ -4,6 +4,7 @@
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "ConvertTensor.h"
+#include "Generalize.h"
 #include "Windows.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -444,16 +445,15 @@ struct TransposeMatmulOperand
       return rewriter.notifyMatchFailure(linalgOp, "not a (batched) matmul");
     // A named op with transposing maps (linalg.matmul indexing_maps = ...)
     // becomes a generic, whose maps can change.
-    auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
-    if (!op) {
-      if (!hasTransposedOperand(linalgOp, batch))
-        return rewriter.notifyMatchFailure(linalgOp, "no transposed operand");
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, linalgOp);
-      if (failed(generic))
-        return rewriter.notifyMatchFailure(linalgOp, "cannot generalize");
-      op = *generic;
-    }
+    if (!isa<linalg::GenericOp>(linalgOp.getOperation()) &&
+        !hasTransposedOperand(linalgOp, batch))
+      return rewriter.notifyMatchFailure(linalgOp, "no transposed operand");
+    bool generalized;
+    FailureOr<linalg::GenericOp> generic =
+        getOrGeneralize(rewriter, linalgOp, generalized);
+    if (failed(generic))
+      return rewriter.notifyMatchFailure(linalgOp, "cannot generalize");
+    linalg::GenericOp op = *generic;
     rewriter.setInsertionPoint(op);
     unsigned k = op.getNumLoops() - 1;
     AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -465,9 +465,12 @@ struct TransposeMatmulOperand
       if (map.getDimPosition(rows) != n || map.getDimPosition(rows + 1) != k)
         continue;
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      // Given up after generalizing: the named op is gone all the same.
       if (!type || !type.hasStaticShape() ||
           !type.getElementType().isIntOrFloat())
-        return rewriter.notifyMatchFailure(op, "dynamic or unusual operand");
+        return generalized ? success()
+                           : rewriter.notifyMatchFailure(
+                                 op, "dynamic or unusual operand");
       SmallVector<int64_t> permutation =
           llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
       std::swap(permutation[rows], permutation[rows + 1]);
@@ -490,7 +493,9 @@ struct TransposeMatmulOperand
       });
       return success();
     }
-    return rewriter.notifyMatchFailure(op, "no transposed operand");
+    return generalized
+               ? success()
+               : rewriter.notifyMatchFailure(op, "no transposed operand");
   }
 };
 

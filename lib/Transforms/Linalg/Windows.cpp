@@ -12,6 +12,8 @@
 
 #include "Windows.h"
 
+#include "Generalize.h"
+
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -67,14 +69,6 @@ bool isWindow(linalg::LinalgOp op) {
          op.hasPureTensorSemantics();
 }
 
-/// The generic of `op`: itself, or the named op generalized.
-FailureOr<linalg::GenericOp> getGeneric(PatternRewriter &rewriter,
-                                        linalg::LinalgOp op) {
-  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-    return generic;
-  return linalg::generalizeNamedOp(rewriter, op);
-}
-
 /// A window whose output stores its parallel loops in another order than
 /// the loops run: the loops interchanged into the output's order (the
 /// reduction loops after them, as they were).
@@ -98,13 +92,13 @@ struct OrderWindowLoops : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         permutation.push_back(i);
     if (llvm::equal(permutation, llvm::seq<unsigned>(0, iterators.size())))
       return rewriter.notifyMatchFailure(op, "loops in the output's order");
-    bool named = !isa<linalg::GenericOp>(op.getOperation());
-    FailureOr<linalg::GenericOp> generic = getGeneric(rewriter, op);
+    bool generalized;
+    FailureOr<linalg::GenericOp> generic =
+        getOrGeneralize(rewriter, op, generalized);
     if (failed(generic))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
-    // Generalized, the IR has changed: success either way.
     if (failed(linalg::interchangeGenericOp(rewriter, *generic, permutation)))
-      return success(named);
+      return success(generalized);
     return success();
   }
 };
@@ -145,20 +139,21 @@ struct FusePaddingIntoWindow
     if (!padded)
       return rewriter.notifyMatchFailure(op, "no padded input to fuse");
     unsigned operandNumber = padded->getOperandNumber();
-    bool named = !isa<linalg::GenericOp>(op.getOperation());
-    FailureOr<linalg::GenericOp> generalized = getGeneric(rewriter, op);
-    if (failed(generalized))
+    bool generalized;
+    FailureOr<linalg::GenericOp> genericOr =
+        getOrGeneralize(rewriter, op, generalized);
+    if (failed(genericOr))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
-    linalg::GenericOp generic = *generalized;
+    linalg::GenericOp generic = *genericOr;
     OpOperand &operand = generic->getOpOperand(operandNumber);
     // The checks above are upstream's fusability conditions; should fusion
     // still fail, a generalized op is a change (success), a generic none.
     if (!linalg::areElementwiseOpsFusable(&operand))
-      return success(named);
+      return success(generalized);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, &operand);
     if (failed(fused))
-      return success(named);
+      return success(generalized);
     Operation *producer = operand.get().getDefiningOp();
     for (auto [original, replacement] : fused->replacements)
       rewriter.replaceAllUsesExcept(original, replacement, fused->fusedOp);

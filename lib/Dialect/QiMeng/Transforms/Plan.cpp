@@ -32,12 +32,12 @@ namespace {
 
 /// Threads per block the planner aims for on memory-bound kernels.
 constexpr int64_t kThreadsPerBlock = 256;
-/// Warps per block of the warp-reduction plan, and the shortest reduction
-/// loop it takes in warps (an iteration per lane: shorter rows take a thread
-/// each). A thread per row of 32 to 127 read its row alone, a sector per
-/// lane per load: an f64 min over rows of 96 ran at 0.41x eager on the H200.
+/// Warps per block of the warp-reduction plan. It takes reduction loops of
+/// a warp's length or more (an iteration per lane; shorter rows take a
+/// thread each): a thread per row of 32 to 127 read its row alone, a sector
+/// per lane per load (an f64 min over rows of 96 ran at 0.41x eager on the
+/// H200).
 constexpr int64_t kWarpsPerReductionBlock = 8;
-constexpr int64_t kMinWarpReductionWarps = 1;
 /// Block tile (M and N) and K step of the tensor-core matmul plan.
 constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
@@ -221,6 +221,15 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
   return 128 / widestBits;
 }
 
+/// Appends block and thread tile actions for `tag`.
+void createTiles(OpBuilder &b, Location loc, StringRef tag,
+                 ArrayRef<int64_t> block, ArrayRef<int64_t> thread) {
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(block), TileLevel::block,
+                 nullptr);
+  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(thread), TileLevel::thread,
+                 nullptr);
+}
+
 /// Tiles of the parallel plan: block and thread sizes over all loops (0 on
 /// the reduction loops), and the vector width (1: none).
 struct ParallelTiles {
@@ -236,15 +245,11 @@ public:
   /// Appends the actions for `op` (tagged `tag`) to the plan body.
   LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                      StringRef tag);
-  /// Appends the actions of a fill or elementwise op that will be fused into
-  /// a SIMT matmul with tiles `t`.
-  LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
-                          const SimtMatmulTiles &t);
-  /// Appends the actions of the op that fills the output of the window
-  /// `host` (a convolution's bias, a pool's start value), fused into its
-  /// blocks: the host's block and thread tiles along its parallel loops.
-  LogicalResult planWindowInit(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                               StringRef tag, linalg::LinalgOp host);
+  /// Appends the actions of `op`, which findFusions fuses into `host`'s
+  /// blocks: none for the wgmma kernel (it folds its fill in), the SIMT
+  /// matmul's tiles, or a window's (planWindowInit).
+  LogicalResult planFusedInto(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                              StringRef tag, linalg::LinalgOp host);
   /// Appends the actions of an op of a row group: its rows per block, a
   /// row per warp (the fusions come after every op's actions).
   LogicalResult planRowGroupMember(OpBuilder &b, Location loc,
@@ -254,6 +259,15 @@ public:
   const TargetProfile &getTarget() const { return target; }
 
 private:
+  /// Appends the actions of a fill or elementwise op that will be fused into
+  /// a SIMT matmul with tiles `t`.
+  LogicalResult planFused(OpBuilder &b, Location loc, StringRef tag,
+                          const SimtMatmulTiles &t);
+  /// Appends the actions of the op that fills the output of the window
+  /// `host` (a convolution's bias, a pool's start value), fused into its
+  /// blocks: the host's block and thread tiles along its parallel loops.
+  LogicalResult planWindowInit(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               StringRef tag, linalg::LinalgOp host);
   LogicalResult planMatmul(OpBuilder &b, Location loc, StringRef tag,
                            const SimtMatmulTiles &t, int64_t k);
 
@@ -350,14 +364,27 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
 /// tile and the same 4x4 outputs per thread, one float4 per row.
 LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
                                  const SimtMatmulTiles &t) {
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr(t.sizes(1, t.bm, t.bn, std::nullopt)),
-                 TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr(t.sizes(1, t.tm, t.tn, std::nullopt)),
-                 TileLevel::thread, nullptr);
+  createTiles(b, loc, tag, t.sizes(1, t.bm, t.bn, std::nullopt),
+              t.sizes(1, t.tm, t.tn, std::nullopt));
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   return success();
+}
+
+LogicalResult Planner::planFusedInto(OpBuilder &b, Location loc,
+                                     linalg::LinalgOp op, StringRef tag,
+                                     linalg::LinalgOp host) {
+  switch (getMatmulPath(host, target)) {
+  case MatmulPath::Wgmma:
+    return success();
+  case MatmulPath::None:
+    return planWindowInit(b, loc, op, tag, host);
+  case MatmulPath::Simt:
+    return planFused(b, loc, tag,
+                     getSimtMatmulTiles(host.getStaticLoopRanges(), target));
+  case MatmulPath::TensorCore:
+    break;
+  }
+  return op->emitOpError() << "cannot be fused into a tensor-core matmul";
 }
 
 /// The width of the vectorize action with which a thread reads its short row
@@ -462,28 +489,15 @@ LogicalResult Planner::planRowGroupMember(OpBuilder &b, Location loc,
   return success();
 }
 
-/// Whether the dynamically shaped operands of `ops` that are function
-/// arguments are one argument (the others are temporaries sized from it):
-/// fusing the ops' block loops needs their dynamic trip counts to be one
-/// value, which two arguments' sizes are not, however the IR relates them
-/// (an output argument beside its input).
-bool hasOneDynamicSource(ArrayRef<linalg::LinalgOp> ops) {
-  llvm::SmallPtrSet<Value, 2> arguments;
-  for (linalg::LinalgOp op : ops)
-    for (Value operand : op->getOperands()) {
-      auto type = dyn_cast<ShapedType>(operand.getType());
-      if (isa<BlockArgument>(operand) && type && !type.hasStaticShape())
-        arguments.insert(operand);
-    }
-  return arguments.size() <= 1;
-}
-
 /// Whether every value `ops` read or write (operands, and values their
 /// bodies read, such as a fused padding's source), traced back through the
 /// ops that compute them, depends on at most one dynamically shaped function
-/// argument: a window's loops take their sizes from its input (or a padded
-/// copy of it) and its fill's from the output, which must then be one
-/// argument's sizes (two arguments' cannot be proven equal).
+/// argument (the others are temporaries sized from it). Fusing ops' block
+/// loops needs their dynamic trip counts to be one value, which two
+/// arguments' sizes are not, however the IR relates them (an output argument
+/// beside its input); an op's loops may take their sizes from a temporary
+/// computed from another argument (a window's padded copy of its input), so
+/// the operands alone do not tell.
 bool dependsOnOneDynamicArgument(ArrayRef<linalg::LinalgOp> ops) {
   llvm::SmallPtrSet<Value, 2> arguments;
   llvm::SmallPtrSet<Value, 16> seen;
@@ -519,10 +533,10 @@ bool dependsOnOneDynamicArgument(ArrayRef<linalg::LinalgOp> ops) {
 }
 
 /// Whether the dynamic rows of `group` all come from one function argument
-/// (hasOneDynamicSource).
+/// (dependsOnOneDynamicArgument).
 bool hasOneRowSource(const RowGroup &group) {
   return llvm::none_of(group.rows, ShapedType::isDynamic) ||
-         hasOneDynamicSource(group.ops);
+         dependsOnOneDynamicArgument(group.ops);
 }
 
 /// Whether `host` is a window (a convolution or pooling: an input read
@@ -721,7 +735,7 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
   if (loops < 2 || loops > 4 ||
       iterators.back() != utils::IteratorType::reduction ||
       (!ShapedType::isDynamic(bounds.back()) &&
-       bounds.back() < kMinWarpReductionWarps * target.warpSize) ||
+       bounds.back() < target.warpSize) ||
       (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
       // Unit dimensions a keepdim reduction keeps are indexed by 0.
       llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
@@ -797,10 +811,7 @@ LogicalResult Planner::planParallel(OpBuilder &b, Location loc,
   FailureOr<ParallelTiles> tiles = getParallelTiles(op, bounds, vectorWidth);
   if (failed(tiles))
     return failure();
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(tiles->block),
-                 TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(tiles->thread),
-                 TileLevel::thread, nullptr);
+  createTiles(b, loc, tag, tiles->block, tiles->thread);
   if (tiles->width > 1)
     VectorizeOp::create(b, loc, tag, tiles->width);
   return success();
@@ -815,14 +826,8 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
     return failure();
   // The host's parallel loops lead (isWindowInit): the op's loops are they.
   unsigned loops = op.getNumLoops();
-  TileOp::create(
-      b, loc, tag,
-      b.getDenseI64ArrayAttr(ArrayRef<int64_t>(tiles->block).take_front(loops)),
-      TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr(
-                     ArrayRef<int64_t>(tiles->thread).take_front(loops)),
-                 TileLevel::thread, nullptr);
+  createTiles(b, loc, tag, ArrayRef<int64_t>(tiles->block).take_front(loops),
+              ArrayRef<int64_t>(tiles->thread).take_front(loops));
   return success();
 }
 
@@ -1107,18 +1112,8 @@ private:
                                            *row->second)
           : fusion == fusions.end()
               ? planner.plan(builder, op.getLoc(), op, tagOf(op))
-          // A fill the wgmma kernel folds in has no actions of its own.
-          : getMatmulPath(fusion->second.host, planner.getTarget()) ==
-                  MatmulPath::Wgmma
-              ? success()
-          : getMatmulPath(fusion->second.host, planner.getTarget()) ==
-                  MatmulPath::None
-              ? planner.planWindowInit(builder, op.getLoc(), op, tagOf(op),
-                                       fusion->second.host)
-              : planner.planFused(builder, op.getLoc(), tagOf(op),
-                                  getSimtMatmulTiles(
-                                      fusion->second.host.getStaticLoopRanges(),
-                                      planner.getTarget()));
+              : planner.planFusedInto(builder, op.getLoc(), op, tagOf(op),
+                                      fusion->second.host);
       if (failed(planned)) {
         plan->erase();
         return failure();
