@@ -397,17 +397,24 @@ static void getAccessedBuffers(linalg::LinalgOp op,
 
 /// For each buffer dimension of `operand`: its size, the size of its tile
 /// under `tile` (the loop tile sizes of `op`) and which tiled loop (in loop
-/// order, i.e. which GPU id) walks it, -1 for none. Fails unless the operand's
-/// map is a projected permutation.
+/// order, i.e. which GPU id) walks it, -1 for none. A dimension read at
+/// index 0 (frontends write `(d0, 0)` for a kept reduced dimension of one)
+/// is the box (1, 1, -1), the same as a loop over a dimension of one. Fails
+/// unless every result of the operand's map is a loop (each at most once)
+/// or 0.
 static FailureOr<SmallVector<std::tuple<int64_t, int64_t, int64_t>>>
 getBufferTiles(linalg::LinalgOp op, OpOperand &operand,
                ArrayRef<int64_t> tile) {
   AffineMap map = op.getMatchingIndexingMap(&operand);
-  if (!map.isProjectedPermutation())
+  if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<std::tuple<int64_t, int64_t, int64_t>> tiles;
   for (AffineExpr e : map.getResults()) {
+    if (isa<AffineConstantExpr>(e)) {
+      tiles.emplace_back(1, 1, -1);
+      continue;
+    }
     unsigned loop = cast<AffineDimExpr>(e).getPosition();
     int64_t size = loop < tile.size() ? tile[loop] : 0;
     int64_t id = -1;

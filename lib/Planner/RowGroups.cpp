@@ -1,6 +1,7 @@
 //===- RowGroups.cpp - Row-wise kernels from several ops ------------------===//
 
 #include "QiMeng/Planner/RowGroups.h"
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/MathExtras.h"
@@ -132,8 +133,29 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
           worklist.push_back(next);
         }
     }
+    // The kernel runs in the last op's loops, the others fused into them
+    // as its producers: an op the growth reached through a shared operand
+    // (two reductions of one fill) but that does not feed the last op is
+    // left to a kernel of its own.
+    SmallVector<linalg::LinalgOp> ordered;
     for (linalg::LinalgOp op : roots)
-      if (members.contains(op)) {
+      if (members.contains(op))
+        ordered.push_back(op);
+    llvm::SmallPtrSet<Operation *, 8> left;
+    for (linalg::LinalgOp op : ordered)
+      if (op != ordered.back() && !feedsTransitively(op, ordered.back()))
+        left.insert(op);
+    // A member the left-out op reads would be fused into the last op's
+    // kernel, where the left-out op's kernel cannot see it: no group then.
+    bool readByLeft = llvm::any_of(ordered, [&](linalg::LinalgOp op) {
+      return !left.contains(op) && llvm::any_of(left, [&](Operation *l) {
+        return feedsTransitively(op, l);
+      });
+    });
+    if (readByLeft)
+      continue;
+    for (linalg::LinalgOp op : ordered)
+      if (!left.contains(op)) {
         group.ops.push_back(op);
         for (Value operand : op->getOperands()) {
           Type element = getElementTypeOrSelf(operand.getType());
@@ -143,7 +165,10 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
                 llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
         }
       }
-    groups.push_back(std::move(group));
+    if (llvm::any_of(group.ops, [&](linalg::LinalgOp op) {
+          return shapes.find(op)->second.reduces;
+        }))
+      groups.push_back(std::move(group));
   }
   // Worth a kernel: two ops or more (short rows too: lanes idle past the
   // row's end cost less than a kernel per op).

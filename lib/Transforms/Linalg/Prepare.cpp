@@ -4,7 +4,10 @@
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
 #include "ConvertTensor.h"
+#include "DeadResults.h"
 #include "Generalize.h"
+#include "ScalarOutputs.h"
+#include "SharedInits.h"
 #include "Windows.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -936,6 +939,9 @@ public:
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
     populateWindowPatterns(patterns);
+    populateDeadResultPatterns(patterns);
+    populateScalarOutputPatterns(patterns);
+    populateSharedInitPatterns(patterns);
     if (padMatmuls)
       patterns.add<PadMatmulToTiles>(ctx, wgmma);
     GreedyRewriteConfig config;

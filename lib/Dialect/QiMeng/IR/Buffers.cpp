@@ -58,3 +58,34 @@ mlir::qimeng::getThreadsPerLoop(ArrayRef<int64_t> blockTile,
   }
   return perLoop;
 }
+
+/// Returns true if `producer` computes a value or buffer that `consumer`
+/// reads: an SSA result on tensors, or an output buffer on memrefs.
+static bool feeds(Operation *producer, Operation *consumer) {
+  for (Value operand : consumer->getOperands()) {
+    if (operand.getDefiningOp() == producer)
+      return true;
+    if (!isa<MemRefType>(operand.getType()))
+      continue;
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(producer))
+      for (OpOperand &init : dps.getDpsInitsMutable())
+        if (init.get() == operand)
+          return true;
+  }
+  return false;
+}
+
+bool mlir::qimeng::feedsTransitively(Operation *producer, Operation *consumer) {
+  if (feeds(producer, consumer))
+    return true;
+  if (producer->getBlock() != consumer->getBlock() ||
+      !producer->isBeforeInBlock(consumer))
+    return false;
+  SmallVector<Operation *> reached = {producer};
+  for (Operation *op = producer->getNextNode(); op && op != consumer;
+       op = op->getNextNode())
+    if (llvm::any_of(reached, [&](Operation *r) { return feeds(r, op); }))
+      reached.push_back(op);
+  return llvm::any_of(reached,
+                      [&](Operation *r) { return feeds(r, consumer); });
+}

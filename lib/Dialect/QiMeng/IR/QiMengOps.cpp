@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -588,39 +589,6 @@ LogicalResult FuseOp::verify() {
   if (getOp() == getTarget())
     return emitOpError() << "cannot fuse '" << getTarget() << "' into itself";
   return success();
-}
-
-/// Returns true if `producer` computes a value or buffer that `consumer`
-/// reads: an SSA result on tensors, or an output buffer on memrefs.
-static bool feeds(Operation *producer, Operation *consumer) {
-  for (Value operand : consumer->getOperands()) {
-    if (operand.getDefiningOp() == producer)
-      return true;
-    if (!isa<MemRefType>(operand.getType()))
-      continue;
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(producer))
-      for (OpOperand &init : dps.getDpsInitsMutable())
-        if (init.get() == operand)
-          return true;
-  }
-  return false;
-}
-
-/// Returns true if `producer` feeds `consumer` directly or through ops of
-/// their block in between (a row-wise kernel's fill feeds the reduction that
-/// feeds the final elementwise op).
-static bool feedsTransitively(Operation *producer, Operation *consumer) {
-  if (feeds(producer, consumer))
-    return true;
-  if (producer->getBlock() != consumer->getBlock() ||
-      !producer->isBeforeInBlock(consumer))
-    return false;
-  SmallVector<Operation *> reached = {producer};
-  for (Operation *op = producer->getNextNode(); op && op != consumer;
-       op = op->getNextNode())
-    if (llvm::any_of(reached, [&](Operation *r) { return feeds(r, op); }))
-      reached.push_back(op);
-  return llvm::any_of(reached, [&](Operation *r) { return feeds(r, consumer); });
 }
 
 LogicalResult FuseOp::verifyAgainstPayload(Operation *payload,

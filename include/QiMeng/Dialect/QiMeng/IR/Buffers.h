@@ -39,6 +39,13 @@ getOperandTileShape(linalg::LinalgOp op, int64_t index,
 FailureOr<SmallVector<int64_t>> getThreadsPerLoop(ArrayRef<int64_t> blockTile,
                                                   ArrayRef<int64_t> innerTile);
 
+/// Whether `producer` computes a value or buffer that `consumer` reads
+/// (an SSA result on tensors, an output buffer on memrefs), directly or
+/// through ops of their block in between (a row-wise kernel's fill feeds
+/// the reduction that feeds the final elementwise op): what fusing one as
+/// the other's producer needs.
+bool feedsTransitively(Operation *producer, Operation *consumer);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_DIALECT_QIMENG_IR_BUFFERS_H

@@ -1,0 +1,64 @@
+// RUN: qimeng-opt %s --llm-plan --qimeng-realize-plans | FileCheck %s
+// Softmax as torch-mlir writes it: the row maximum is a max-and-index
+// reduction whose index is dead, and the sum keeps its reduced dimension
+// (a 64x1 tensor written and read through `(d0, 0)`). The sum is fused into
+// the division's kernel: both take row b of the 64x1 buffer in block b (a
+// dimension read at index 0 is the same box as a loop over a dimension of
+// one); this fusion was refused as a race before.
+// CHECK-LABEL: func.func @softmax_keepdim
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c64{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-NOT:       arith.index_cast
+// CHECK:           arith.maximumf
+// CHECK:         gpu.launch
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c64{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-COUNT-5:   gpu.shuffle xor
+// CHECK:           memref.store %{{.+}}, %{{.+}}[%c0, %c0] : memref<1x1xf32
+// CHECK:           math.exp
+// CHECK-NEXT:      arith.divf
+// CHECK-NOT:     gpu.launch
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+#map2 = affine_map<(d0, d1) -> (d0, 0)>
+func.func @softmax_keepdim(%arg0: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+  %c0_i64 = arith.constant 0 : i64
+  %cst = arith.constant 0xFF800000 : f32
+  %cst_0 = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<64xi64>
+  %1 = linalg.fill ins(%c0_i64 : i64) outs(%0 : tensor<64xi64>) -> tensor<64xi64>
+  %2 = tensor.empty() : tensor<64xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<64xf32>) -> tensor<64xf32>
+  %4:2 = linalg.generic {indexing_maps = [#map, #map1, #map1], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<64x1000xf32>) outs(%3, %1 : tensor<64xf32>, tensor<64xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_1: i64):
+    %12 = linalg.index 1 : index
+    %13 = arith.index_cast %12 : index to i64
+    %14 = arith.maximumf %in, %out : f32
+    %15 = arith.cmpf ogt, %in, %out : f32
+    %16 = arith.select %15, %13, %out_1 : i64
+    linalg.yield %14, %16 : f32, i64
+  } -> (tensor<64xf32>, tensor<64xi64>)
+  %expanded = tensor.expand_shape %4#0 [[0, 1]] output_shape [64, 1] : tensor<64xf32> into tensor<64x1xf32>
+  %5 = tensor.empty() : tensor<64x1000xf32>
+  %6 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %expanded : tensor<64x1000xf32>, tensor<64x1xf32>) outs(%5 : tensor<64x1000xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %12 = arith.subf %in, %in_1 : f32
+    linalg.yield %12 : f32
+  } -> tensor<64x1000xf32>
+  %7 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%6 : tensor<64x1000xf32>) outs(%5 : tensor<64x1000xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %12 = math.exp %in : f32
+    linalg.yield %12 : f32
+  } -> tensor<64x1000xf32>
+  %8 = tensor.empty() : tensor<64x1xf32>
+  %9 = linalg.fill ins(%cst_0 : f32) outs(%8 : tensor<64x1xf32>) -> tensor<64x1xf32>
+  %10 = linalg.generic {indexing_maps = [#map, #map2], iterator_types = ["parallel", "reduction"]} ins(%7 : tensor<64x1000xf32>) outs(%9 : tensor<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %12 = arith.addf %in, %out : f32
+    linalg.yield %12 : f32
+  } -> tensor<64x1xf32>
+  %11 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%7, %10 : tensor<64x1000xf32>, tensor<64x1xf32>) outs(%5 : tensor<64x1000xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %12 = arith.divf %in, %in_1 : f32
+    linalg.yield %12 : f32
+  } -> tensor<64x1000xf32>
+  return %11 : tensor<64x1000xf32>
+}
