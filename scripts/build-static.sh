@@ -10,7 +10,8 @@ if [ ! -f build-static/build.ninja ]; then
   cmake -G Ninja -S . -B build-static -DCMAKE_BUILD_TYPE=Release \
     -DQIMENG_STATIC_MLIR=ON -DQIMENG_BUILD_UNITTESTS=OFF
 fi
-ninja -C build-static qimeng-opt qimeng-run qimeng-tune
+ninja -C build-static qimeng-opt qimeng-run qimeng-tune qimeng_runtime
+scripts/check-static.sh build-static/lib/libqimeng_runtime.so
 mkdir -p dist
 for tool in qimeng-opt qimeng-run qimeng-tune; do
   scripts/check-static.sh build-static/bin/$tool

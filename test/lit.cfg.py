@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -84,3 +85,20 @@ if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas_dir", os.path.dirname(ptxas)))
     config.substitutions.append(("%ptxas", ptxas))
+
+# The PyTorch integration (python/): its tests run with the checkout's .venv
+# (scripts/setup-python.sh) when it has torch, torch-mlir and the package.
+# The package finds the tools of this build through QIMENG_HOME.
+config.environment["QIMENG_HOME"] = config.qimeng_obj_root
+_venv_python = os.path.join(
+    os.path.dirname(config.test_source_root), ".venv", "bin", "python"
+)
+if os.path.exists(_venv_python):
+    _probe = subprocess.run(
+        [_venv_python, "-c", "import torch, torch_mlir, qimeng.torch"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    if _probe.returncode == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%torch_python", _venv_python))

@@ -29,7 +29,9 @@ namespace {
 
 std::mutex errorMutex;
 std::optional<std::string> firstError;
-std::atomic<void *> launchStream{nullptr};
+/// Per thread: a caller (the verifier's timing, a PyTorch call) sets it
+/// around the calls it makes on its own thread.
+thread_local void *launchStream = nullptr;
 std::atomic<int> poisonAllocations{-1};
 
 void record(std::string message) {
@@ -65,13 +67,14 @@ bool ok(const Driver &d, CUresult result, const char *what) {
 
 /// The stream a call on `stream` goes to: the caller's stream when one is
 /// set and the host code names none.
-void *streamOf(void *stream) { return stream ? stream : launchStream.load(); }
+void *streamOf(void *stream) { return stream ? stream : launchStream; }
 
 /// Device allocations from the device's default memory pool, which keeps
 /// freed memory for reuse (a kernel's temporaries cost no cuMemAlloc per
-/// call). Null when the driver has no stream-ordered allocator.
+/// call), and the others (cuMemAlloc, managed memory): a caller asks which
+/// buffers a call returned are the host code's to free.
 std::mutex pooledMutex;
-std::unordered_set<CUdeviceptr> pooled;
+std::unordered_set<CUdeviceptr> pooled, unpooled;
 
 CUmemoryPool getDevicePool(const Driver &d) {
   static CUmemoryPool pool = [&]() -> CUmemoryPool {
@@ -214,15 +217,29 @@ std::optional<std::string> mlir::qimeng::runtime::takeError() {
   return error;
 }
 
-void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr) {
+void mlir::qimeng::runtime::freeReturnedBuffer(void *ptr, void *stream) {
   if (!ptr)
     return;
   if (forgetHostAllocation(ptr)) {
     std::free(ptr);
     return;
   }
-  // On the caller's stream when one is set (timing), else the null stream.
-  mgpuMemFree(ptr, nullptr);
+  // On the given stream, or the caller's when one is set (timing), else the
+  // null stream.
+  mgpuMemFree(ptr, stream);
+}
+
+runtime::BufferOwner mlir::qimeng::runtime::getBufferOwner(void *ptr) {
+  {
+    std::lock_guard<std::mutex> lock(hostMutex);
+    if (hostAllocations.count(ptr))
+      return BufferOwner::Host;
+  }
+  auto device = reinterpret_cast<CUdeviceptr>(ptr);
+  std::lock_guard<std::mutex> lock(pooledMutex);
+  if (pooled.count(device) || unpooled.count(device))
+    return BufferOwner::Device;
+  return BufferOwner::None;
 }
 
 void mlir::qimeng::runtime::setPoisonAllocations(int byte) {
@@ -294,7 +311,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 }
 
 void *mgpuStreamCreate() {
-  if (void *fixed = launchStream.load())
+  if (void *fixed = launchStream)
     return fixed;
   const Driver *d = driver();
   CUstream stream = nullptr;
@@ -305,7 +322,7 @@ void *mgpuStreamCreate() {
 }
 
 void mgpuStreamDestroy(void *stream) {
-  if (stream == launchStream.load())
+  if (stream == launchStream)
     return;
   if (const Driver *d = driver(); d && stream)
     ok(*d, d->api().cuStreamDestroy(static_cast<CUstream>(stream)),
@@ -315,7 +332,7 @@ void mgpuStreamDestroy(void *stream) {
 void mgpuStreamSynchronize(void *stream) {
   // The caller's stream: the caller waits for it (and sees kernel faults
   // there).
-  if (stream && stream == launchStream.load())
+  if (stream && stream == launchStream)
     return;
   if (const Driver *d = driver())
     ok(*d, d->api().cuStreamSynchronize(static_cast<CUstream>(stream)),
@@ -380,9 +397,14 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
         wait)
       ok(*d, api.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
   };
+  auto remember = [&] {
+    std::lock_guard<std::mutex> lock(pooledMutex);
+    unpooled.insert(ptr);
+  };
   if (isHostShared) {
-    ok(*d, api.cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
-       "cuMemAllocManaged");
+    if (ok(*d, api.cuMemAllocManaged(&ptr, bytes, kMemAttachGlobal),
+           "cuMemAllocManaged"))
+      remember();
     poison(/*wait=*/true);
     return reinterpret_cast<void *>(ptr);
   }
@@ -394,7 +416,8 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
     poison(/*wait=*/false);
     return reinterpret_cast<void *>(ptr);
   }
-  ok(*d, api.cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+  if (ok(*d, api.cuMemAlloc(&ptr, bytes), "cuMemAlloc"))
+    remember();
   poison(/*wait=*/true);
   return reinterpret_cast<void *>(ptr);
 }
@@ -408,6 +431,8 @@ void mgpuMemFree(void *ptr, void *stream) {
   {
     std::lock_guard<std::mutex> lock(pooledMutex);
     fromPool = pooled.erase(device) > 0;
+    if (!fromPool)
+      unpooled.erase(device);
   }
   if (fromPool)
     ok(*d,

@@ -709,6 +709,10 @@ collectResult(const cuda::Driver *driver, ArrayRef<MemRefType> argTypes,
   return result;
 }
 
+llvm::Expected<void (*)(void **)> Runner::lookupPacked() const {
+  return engine->lookupPacked(entry);
+}
+
 llvm::Expected<RunResult> Runner::run(const RunOptions &options) {
   llvm::Expected<const cuda::Driver *> driver = getDriver(onCpu);
   if (!driver)

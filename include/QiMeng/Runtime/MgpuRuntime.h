@@ -36,8 +36,23 @@ std::optional<std::string> takeError();
 /// Frees a buffer that a compiled function returned (device memory from
 /// `mgpuMemAlloc`, stream-ordered pool memory included, or host memory from
 /// the host code's `malloc`): the caller of a function owns the result
-/// buffers it allocates. Null is ignored.
-void freeReturnedBuffer(void *ptr);
+/// buffers it allocates. Device memory from the pool is freed in order on
+/// `stream` (null: the calling thread's launch stream, else the null
+/// stream). Null is ignored.
+void freeReturnedBuffer(void *ptr, void *stream = nullptr);
+
+/// Who allocated a buffer a compiled function returned.
+enum class BufferOwner {
+  /// Not the host code (an argument's buffer, a global): not to be freed.
+  None,
+  /// `mgpuMemAlloc` (device, pool or managed memory), not freed yet.
+  Device,
+  /// The host code's `malloc`, not freed yet.
+  Host,
+};
+
+/// Whether `ptr` is the start of a live buffer the host code allocated.
+BufferOwner getBufferOwner(void *ptr);
 
 /// While set to a byte (0-255), every buffer the host code allocates
 /// (returned results and temporaries, on the device or by `malloc`) starts
@@ -47,7 +62,8 @@ void freeReturnedBuffer(void *ptr);
 /// type; 0x7F: values near the largest of each type). -1 turns it off.
 void setPoisonAllocations(int byte);
 
-/// While set (non-null), every stream the host code asks for is `stream`,
+/// While set (non-null) on the calling thread, every stream the host code
+/// asks for on that thread is `stream`,
 /// and the host code's destroy and synchronize calls leave it alone: the
 /// caller orders its own work (an L2 flush, timing events) around a call of
 /// a compiled function and waits for the stream itself, which is also where

@@ -157,6 +157,13 @@ public:
                               const TimingOptions &timing,
                               RunResult *after = nullptr);
 
+  /// The JIT-compiled entry in the packed calling convention
+  /// (ExecutionEngine::invokePacked): one pointer per scalar of each
+  /// argument's expanded memref descriptor, then one to the storage of the
+  /// returned descriptors. For callers that bring their own buffers (the
+  /// runtime's C API); valid while the runner lives.
+  llvm::Expected<void (*)(void **)> lookupPacked() const;
+
   llvm::ArrayRef<MemRefType> getArgTypes() const { return argTypes; }
   /// Whether the function writes argument I (found from the memory effects
   /// of the compiled function, through views).

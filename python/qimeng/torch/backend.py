@@ -1,0 +1,174 @@
+"""`torch.compile(model, backend="qimeng")`.
+
+Dynamo captures graphs; AOTAutograd turns each into a functional core-ATen
+graph with the parameters as inputs; torch-mlir imports it to linalg on
+tensors; `qimeng-opt` compiles it (cached on disk by the graph's text, the
+compiler build and the options); the runtime calls the kernels on the
+current stream. A graph QiMeng cannot take (an op torch-mlir or QiMeng does
+not support, dynamic shapes, tensors off cuda:0) runs eagerly instead, with
+one line on stderr saying which and why; `options={"strict": True}` or
+QIMENG_STRICT=1 raises instead. Backward graphs run eagerly.
+
+Options (torch.compile(..., options={...})):
+  target   GPU architecture (default "sm_90")
+  cpu      run graphs on CPU tensors through QiMeng's host lowering (loops;
+           for testing the integration without a GPU; default False)
+  strict   raise instead of falling back (default: $QIMENG_STRICT)
+  cache    cache directory (default: $XDG_CACHE_HOME/qimeng/torch)
+  args     extra qimeng-opt arguments (e.g. ["--llm-plan=search=8"])
+
+QIMENG_VERBOSE=1 prints a line per graph: compiled, or taken from the cache.
+"""
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from .. import _tools
+from ..runtime import QimengRuntimeError
+from . import compiled as _compiled
+from .exporter import Exported, ExportError, module_text
+
+
+class Fallback(RuntimeError):
+    """Why a graph runs eagerly."""
+
+
+def _options(options):
+    options = dict(options or {})
+    known = {"target", "cpu", "strict", "cache", "args"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"qimeng backend: unknown option(s) {unknown}; "
+                         f"known: {sorted(known)}")
+    strict_env = os.environ.get("QIMENG_STRICT", "") not in ("", "0")
+    cache = options.get("cache") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "qimeng", "torch")
+    return {
+        "target": options.get("target", "sm_90"),
+        "cpu": bool(options.get("cpu", False)),
+        "strict": bool(options.get("strict", strict_env)),
+        "cache": Path(cache),
+        "args": [str(a) for a in options.get("args", [])],
+    }
+
+
+def _check_inputs(gm, example_inputs, opts):
+    import torch
+
+    for i, x in enumerate(example_inputs):
+        if not isinstance(x, torch.Tensor):
+            raise Fallback(f"input {i} is a {type(x).__name__} (dynamic "
+                           "shapes are not supported yet)")
+        if opts["cpu"]:
+            if x.device.type != "cpu":
+                raise Fallback(f"input {i} is on {x.device}, the backend "
+                               "was asked to run on the CPU")
+        elif x.device.type != "cuda" or (x.device.index or 0) != 0:
+            raise Fallback(f"input {i} is on {x.device}; QiMeng runs on cuda:0")
+    for node in gm.graph.nodes:
+        if node.op == "output":
+            outs = node.args[0]
+            outs = outs if isinstance(outs, (list, tuple)) else [outs]
+            for o in outs:
+                val = getattr(o, "meta", {}).get("val")
+                if not isinstance(val, torch.Tensor):
+                    raise Fallback("the graph returns a non-tensor")
+
+
+def _import_graph(gm) -> str:
+    try:
+        from torch_mlir import fx
+    except ImportError as e:
+        raise Fallback(f"torch-mlir is not installed: {e}")
+    try:
+        module = fx.stateless_fx_import(
+            gm, output_type="linalg-on-tensors", model_name="forward")
+    except Exception as e:
+        lines = [l for l in str(e).splitlines() if l.strip()]
+        detail = next((l.strip() for l in lines if "error:" in l), "")
+        raise Fallback(f"torch-mlir cannot lower the graph: "
+                       f"{type(e).__name__}: {lines[0] if lines else ''} "
+                       f"{detail}".strip())
+    try:
+        return module_text(module)
+    except ExportError as e:
+        raise Fallback(str(e))
+
+
+def _cache_key(text, opts):
+    h = hashlib.sha256()
+    for part in (text, opts["target"], str(opts["cpu"]), " ".join(opts["args"]),
+                 _tools.tools_fingerprint()):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def compile_graph(gm, example_inputs, opts):
+    """A callable running `gm` with QiMeng's kernels; raises Fallback."""
+    _check_inputs(gm, example_inputs, opts)
+    text = _import_graph(gm)
+    key = _cache_key(text, opts)
+    art = opts["cache"] / key
+    try:
+        cached = (art / "qimeng.json").is_file()
+        if not cached:
+            exported = Exported(mlir=text, func_name="forward",
+                                num_inputs=len(example_inputs))
+            _compiled.compile(exported, art, target=opts["target"],
+                              extra_args=opts["args"], on_cpu=opts["cpu"])
+        module = _compiled.load(art)
+    except (_tools.ToolError, QimengRuntimeError) as e:
+        raise Fallback(str(e))
+    if os.environ.get("QIMENG_VERBOSE"):
+        print(f"qimeng: graph {key[:12]} "
+              f"{'from the cache' if cached else 'compiled'}: {art}",
+              file=sys.stderr)
+    function = module.function
+
+    def run(*args):
+        return tuple(function(*args))
+
+    run.qimeng_artifact = art
+    return run
+
+
+def _count_ops(gm):
+    return sum(1 for n in gm.graph.nodes if n.op == "call_function")
+
+
+def _eager(gm):
+    from functorch.compile import make_boxed_func
+
+    return make_boxed_func(gm.forward)
+
+
+def qimeng_backend(gm, example_inputs, options=None, mode=None):
+    """The torch.compile backend (registered as "qimeng" by the package's
+    torch_dynamo_backends entry point)."""
+    from functorch.compile import make_boxed_func
+    from torch._dynamo.backends.common import aot_autograd
+
+    opts = _options(options)
+
+    def forward_compiler(fgm, fexample):
+        try:
+            run = compile_graph(fgm, fexample, opts)
+        except Fallback as why:
+            if opts["strict"]:
+                raise
+            print(f"qimeng: a graph of {_count_ops(fgm)} ops runs eagerly: "
+                  f"{why}", file=sys.stderr)
+            return _eager(fgm)
+        return make_boxed_func(run)
+
+    try:
+        from .exporter import decompositions as table
+        decompositions = table()
+    except ImportError:  # no torch-mlir: every graph falls back
+        decompositions = None
+    return aot_autograd(fw_compiler=forward_compiler, bw_compiler=_eager,
+                        decompositions=decompositions)(gm, example_inputs)

@@ -1,0 +1,17 @@
+# A cumulative sum: torch-mlir lowers it to tm_tensor.scan, which is not
+# upstream MLIR, so the backend runs it eagerly.
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(4, 64)]
+
+
+def get_init_inputs():
+    return []
