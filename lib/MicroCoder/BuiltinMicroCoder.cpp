@@ -118,6 +118,17 @@ LogicalResult ScriptBuilder::precompute() {
              << " of '" << tag << "' does not divide its block tile "
              << list(state.blockTile);
     SmallVector<int64_t> perDim = std::move(*threadsPerLoop);
+    if (!warps) {
+      // The loops the thread tile maps (ScriptBuilder::emitTile's counts).
+      SmallVector<int64_t> counts;
+      for (auto [b, t] : llvm::zip(state.blockTile, inner))
+        counts.push_back(t == 0 ? 0 : b / t);
+      dropSingleThreadLoops(counts);
+      perDim.clear();
+      for (int64_t c : counts)
+        if (c > 0)
+          perDim.push_back(c);
+    }
     if (perDim.size() > 3)
       return plan.emitOpError()
              << "target '" << tag << "' maps " << perDim.size()

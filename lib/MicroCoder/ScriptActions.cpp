@@ -17,6 +17,35 @@ using namespace mlir;
 using namespace mlir::qimeng;
 using namespace mlir::qimeng::microcoder;
 
+void microcoder::dropSingleThreadLoops(SmallVectorImpl<int64_t> &counts) {
+  constexpr int64_t kMaxBlockDimXY = 1024, kMaxBlockDimZ = 64;
+  constexpr int64_t kMaxThreadsPerBlock = 1024;
+  SmallVector<int64_t> mapped;
+  for (int64_t c : llvm::reverse(counts))
+    if (c > 0)
+      mapped.push_back(c); // x, y, z
+  int64_t total = 1;
+  for (int64_t c : mapped)
+    total *= c;
+  bool fits = mapped.size() <= 3 && total <= kMaxThreadsPerBlock &&
+              llvm::all_of(llvm::enumerate(mapped), [](auto dim) {
+                return dim.value() <=
+                       (dim.index() == 2 ? kMaxBlockDimZ : kMaxBlockDimXY);
+              });
+  if (fits)
+    return;
+  int64_t innermost = -1;
+  for (auto [i, c] : llvm::enumerate(counts))
+    if (c > 0)
+      innermost = i;
+  for (auto [i, c] : llvm::enumerate(counts))
+    if (c == 1 && static_cast<int64_t>(i) != innermost)
+      c = 0;
+  if (innermost >= 0 && counts[innermost] == 1 &&
+      llvm::count_if(counts, [](int64_t c) { return c > 0; }) > 1)
+    counts[innermost] = 0;
+}
+
 LogicalResult ScriptBuilder::emitTile(TileOp op) {
   TargetState &state = targets[op.getTarget()];
   std::string target = match(op.getTarget());
@@ -64,8 +93,9 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
     SmallVector<int64_t> counts;
     for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
       counts.push_back(t == 0 ? 0 : b / t);
+    dropSingleThreadLoops(counts);
     emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
-                        mapping(op.getSizes(), "thread"));
+                        mapping(counts, "thread"));
     return success();
   }
   case TileLevel::warp: {

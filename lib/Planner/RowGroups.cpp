@@ -135,15 +135,21 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
     }
     // The kernel runs in the last op's loops, the others fused into them
     // as its producers: an op the growth reached through a shared operand
-    // (two reductions of one fill) but that does not feed the last op is
-    // left to a kernel of its own.
+    // (two reductions of one fill), or that feeds the last op only through
+    // a reshape, is left to a kernel of its own.
     SmallVector<linalg::LinalgOp> ordered;
     for (linalg::LinalgOp op : roots)
       if (members.contains(op))
         ordered.push_back(op);
+    // Kept: the last op and, last to first, each op that a kept one reads
+    // directly (the micro-coder fuses along buffers, not through reshapes).
+    llvm::SmallPtrSet<Operation *, 8> kept = {ordered.back()};
+    for (linalg::LinalgOp op : llvm::reverse(ordered))
+      if (llvm::any_of(kept, [&](Operation *k) { return feeds(op, k); }))
+        kept.insert(op);
     llvm::SmallPtrSet<Operation *, 8> left;
     for (linalg::LinalgOp op : ordered)
-      if (op != ordered.back() && !feedsTransitively(op, ordered.back()))
+      if (!kept.contains(op))
         left.insert(op);
     // A member the left-out op reads would be fused into the last op's
     // kernel, where the left-out op's kernel cannot see it: no group then.

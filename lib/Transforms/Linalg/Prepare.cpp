@@ -6,6 +6,7 @@
 #include "ConvertTensor.h"
 #include "DeadResults.h"
 #include "Generalize.h"
+#include "KernelAsserts.h"
 #include "ScalarOutputs.h"
 #include "SharedInits.h"
 #include "Windows.h"
@@ -940,6 +941,7 @@ public:
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
     populateWindowPatterns(patterns);
     populateDeadResultPatterns(patterns);
+    populateKernelAssertPatterns(patterns);
     populateScalarOutputPatterns(patterns);
     populateSharedInitPatterns(patterns);
     if (padMatmuls)

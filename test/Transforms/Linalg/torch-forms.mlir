@@ -1,6 +1,7 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
 // The forms torch-mlir writes that qimeng-prepare brings into the planner's
-// (lib/Transforms/Linalg/DeadResults.cpp, ScalarOutputs.cpp, SharedInits.cpp).
+// (lib/Transforms/Linalg/DeadResults.cpp, KernelAsserts.cpp,
+// ScalarOutputs.cpp, SharedInits.cpp).
 
 // max(dim) as torch-mlir lowers it (softmax's row maximum): one reduction
 // yields the maximum and its index. The index is dead: its output, its
@@ -118,4 +119,31 @@ func.func @two_sums(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> (tensor<8xf32
     linalg.yield %s : f32
   } -> tensor<8xf32>
   return %a, %b : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Batch norm's guard inside the body is dropped; a host assertion stays.
+// CHECK-LABEL: func.func @guarded
+// CHECK:         cf.assert %{{.+}}, "shapes match"
+// CHECK:         linalg.generic
+// CHECK-NOT:       cf.assert
+// CHECK:           math.sqrt
+// CHECK-NOT:       cf.assert
+// CHECK:           linalg.yield
+func.func @guarded(%x: tensor<8x4xf32>, %var: tensor<4xf32>, %ok: i1) -> tensor<8x4xf32> {
+  cf.assert %ok, "shapes match"
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %var : tensor<8x4xf32>, tensor<4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %v: f32, %out: f32):
+    %s = math.sqrt %v : f32
+    %nz = arith.cmpf one, %s, %zero : f32
+    cf.assert %nz, "unimplemented: tensor with zero element"
+    %inv = arith.divf %one, %s : f32
+    %y = arith.mulf %in, %inv : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
 }

@@ -59,9 +59,7 @@ mlir::qimeng::getThreadsPerLoop(ArrayRef<int64_t> blockTile,
   return perLoop;
 }
 
-/// Returns true if `producer` computes a value or buffer that `consumer`
-/// reads: an SSA result on tensors, or an output buffer on memrefs.
-static bool feeds(Operation *producer, Operation *consumer) {
+bool mlir::qimeng::feeds(Operation *producer, Operation *consumer) {
   for (Value operand : consumer->getOperands()) {
     if (operand.getDefiningOp() == producer)
       return true;

@@ -553,9 +553,11 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
       !init.getMatchingIndexingMap(init.getDpsInitOperand(0)).isIdentity() ||
       host->getNumResults() != 1 || host.getNumDpsInits() != 1)
     return false;
+  // A read at index 0 of a kept unit dimension (`(d0, 0)`) is no window.
   bool strided =
       llvm::any_of(host.getDpsInputOperands(), [&](OpOperand *input) {
-        return !host.getMatchingIndexingMap(input).isProjectedPermutation();
+        return !host.getMatchingIndexingMap(input).isProjectedPermutation(
+            /*allowZeroInResults=*/true);
       });
   bool gathers = host.getNumReductionLoops() >= 2 &&
                  !host.getBlock()->getOps<tensor::ExtractOp>().empty();

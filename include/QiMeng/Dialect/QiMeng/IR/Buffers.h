@@ -40,6 +40,10 @@ FailureOr<SmallVector<int64_t>> getThreadsPerLoop(ArrayRef<int64_t> blockTile,
                                                   ArrayRef<int64_t> innerTile);
 
 /// Whether `producer` computes a value or buffer that `consumer` reads
+/// directly: an SSA result on tensors, an output buffer on memrefs.
+bool feeds(Operation *producer, Operation *consumer);
+
+/// Whether `producer` computes a value or buffer that `consumer` reads
 /// (an SSA result on tensors, an output buffer on memrefs), directly or
 /// through ops of their block in between (a row-wise kernel's fill feeds
 /// the reduction that feeds the final elementwise op): what fusing one as
