@@ -10,6 +10,8 @@
 #                                  3.12, unpacked, its libraries stripped,
 #                                  without torch-mlir-opt
 # Usage: scripts/pack-torch.sh [--no-build] [KERNELBENCH_CHECKOUT]
+#   KERNELBENCH_CHECKOUT: a KernelBench checkout, or a copy of its tree with
+#   the commit in a file COMMIT at its top.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +45,11 @@ cp scripts/pack/run-torch-checks.sh "$root/"
 if [ -n "$kernelbench" ]; then
   mkdir -p "$root/KernelBench"
   cp -r "$kernelbench"/KernelBench/level1 "$kernelbench"/KernelBench/level2 "$root/KernelBench/"
-  (cd "$kernelbench" && git rev-parse HEAD 2>/dev/null || echo unknown) >"$root/KernelBench/COMMIT"
+  if [ -f "$kernelbench/COMMIT" ]; then
+    cp "$kernelbench/COMMIT" "$root/KernelBench/COMMIT"
+  else
+    (cd "$kernelbench" && git rev-parse HEAD 2>/dev/null || echo unknown) >"$root/KernelBench/COMMIT"
+  fi
 fi
 {
   commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)

@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/DebugStringHelper.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -73,18 +74,11 @@ void initializeOnce() {
   });
 }
 
-std::string typeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
 llvm::json::Value describe(MemRefType type) {
   llvm::json::Array shape;
   for (int64_t size : type.getShape())
     shape.push_back(ShapedType::isDynamic(size) ? int64_t(-1) : size);
-  return llvm::json::Object{{"element", typeName(type.getElementType())},
+  return llvm::json::Object{{"element", debugString(type.getElementType())},
                             {"shape", std::move(shape)}};
 }
 

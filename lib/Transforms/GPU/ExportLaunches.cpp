@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Support/DebugStringHelper.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,13 +14,6 @@ namespace mlir::qimeng {
 #include "QiMeng/Transforms/GPU/Passes.h.inc"
 
 namespace {
-
-std::string typeString(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
 
 /// Returns a static size as a JSON integer, a dynamic one as null.
 llvm::json::Value sizeOf(Value v) {
@@ -42,7 +36,7 @@ public:
       llvm::json::Array args;
       llvm::DenseMap<Operation *, int64_t> allocIds;
       for (Value operand : launch.getKernelOperands()) {
-        llvm::json::Object arg{{"type", typeString(operand.getType())}};
+        llvm::json::Object arg{{"type", debugString(operand.getType())}};
         Attribute constant;
         if (auto blockArg = dyn_cast<BlockArgument>(operand);
             blockArg && blockArg.getOwner()->isEntryBlock() &&
@@ -54,7 +48,7 @@ public:
           else if (auto f = dyn_cast<FloatAttr>(constant))
             arg["const"] = f.getValueAsDouble();
           else
-            arg["const"] = typeString(operand.getType());
+            arg["const"] = debugString(operand.getType());
         } else if (Operation *def = operand.getDefiningOp();
                    def && isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(def)) {
           auto [it, inserted] = allocIds.try_emplace(def, allocIds.size());

@@ -140,7 +140,8 @@ def _count_ops(gm):
     return sum(1 for n in gm.graph.nodes if n.op == "call_function")
 
 
-def _eager(gm):
+def _eager(gm, example_inputs=None):
+    """Runs `gm` as it is (AOTAutograd's backward graphs, and fallbacks)."""
     from functorch.compile import make_boxed_func
 
     return make_boxed_func(gm.forward)

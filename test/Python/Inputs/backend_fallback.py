@@ -57,3 +57,17 @@ for run in range(2):
                          options={"cpu": True, "cache": cache})
     ok = torch.allclose(fast(x), x * 3.0 + 1.0)
     print(f"run {run}: correct {ok}, cached artifacts {len(os.listdir(cache))}")
+
+# Training: the forward graph (which also returns what the backward needs)
+# runs QiMeng's code, the backward graph runs eagerly.
+torch._dynamo.reset()
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(16, 8), torch.nn.ReLU())
+fast = torch.compile(net, backend="qimeng", options={"cpu": True, "cache": cache})
+y = fast(torch.ones(4, 16))
+y.sum().backward()
+grad = net[0].weight.grad.clone()
+net.zero_grad()
+net(torch.ones(4, 16)).sum().backward()
+print("training: forward", torch.allclose(y, net(torch.ones(4, 16)), atol=1e-5),
+      "backward", torch.allclose(grad, net[0].weight.grad, atol=1e-5))

@@ -1,0 +1,72 @@
+"""Exports every problem file of the given directories (KernelBench-style)
+with torch-mlir and compiles it for a GPU with qimeng-opt, without running
+anything: how many of a suite QiMeng takes, and why not the others.
+
+  python bench/torch/compile_sweep.py --json out.json DIR...
+
+One record per file: status "compiled" (with the number of kernel launches
+and the seconds export and compile took), "export-failed" or
+"compile-failed" (with the first error line). The GPU run of the same files
+is `python -m qimeng.torch check --time` (docs/pytorch.md).
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import qimeng.torch as qt
+from qimeng import _tools
+
+p = argparse.ArgumentParser()
+p.add_argument("dirs", nargs="+")
+p.add_argument("--json", required=True)
+p.add_argument("--target", default="sm_90")
+a = p.parse_args()
+warnings.filterwarnings("ignore")
+
+records = []
+work = Path(tempfile.mkdtemp(prefix="qimeng-sweep."))
+for d in a.dirs:
+    for f in sorted(Path(d).glob("*.py")):
+        rec = {"suite": Path(d).name, "problem": f.stem}
+        start = time.perf_counter()
+        try:
+            exported = qt.export_problem(qt.load_problem(f))
+        except Exception as e:
+            rec.update(status="export-failed", why=str(e).splitlines()[0][:300])
+            records.append(rec)
+            print(f"{rec['suite']}/{f.stem}: {rec['status']}", flush=True)
+            continue
+        rec["export_s"] = round(time.perf_counter() - start, 2)
+        src = work / (f.stem + ".mlir")
+        src.write_text(exported.mlir)
+        out = work / (f.stem + ".gpu.mlir")
+        start = time.perf_counter()
+        done = subprocess.run(
+            [str(_tools.qimeng_opt()), "--llm-plan",
+             f"--lower-to-nvvm=chip={a.target}", str(src), "-o", str(out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        rec["compile_s"] = round(time.perf_counter() - start, 2)
+        if done.returncode == 0:
+            rec.update(status="compiled",
+                       launches=out.read_text().count("gpu.launch_func"))
+        else:
+            errors = [l for l in done.stderr.splitlines() if "error:" in l]
+            rec.update(status="compile-failed",
+                       why=(errors or ["(no error line)"])[0][:300])
+        records.append(rec)
+        print(f"{rec['suite']}/{f.stem}: {rec['status']}", flush=True)
+
+summary = {}
+for r in records:
+    s = summary.setdefault(r["suite"], {})
+    s[r["status"]] = s.get(r["status"], 0) + 1
+result = {"benchmark": "torch-compile-sweep", "target": a.target,
+          "summary": summary, "problems": records}
+Path(a.json).write_text(json.dumps(result, indent=1) + "\n")
+print(json.dumps(summary))
