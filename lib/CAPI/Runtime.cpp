@@ -9,6 +9,7 @@
 
 #include "QiMeng/CAPI/Runtime.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/InitAll.h"
 #include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
@@ -18,7 +19,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/DebugStringHelper.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -38,6 +38,8 @@ struct QimengFunction {
   void (*entry)(void **) = nullptr;
   /// Descriptor words per argument and per result.
   SmallVector<size_t> argWords, resultWords;
+  /// Bytes per element of each result.
+  SmallVector<int64_t> resultElementBytes;
   size_t totalArgWords = 0;
   std::string signature;
   bool onCpu = false;
@@ -135,6 +137,29 @@ void deleteDLPack(DLManagedTensor *managed) {
   delete owner;
 }
 
+/// Replaces the descriptor at `desc` (of a memref of `rank`) by one of a
+/// device copy of the elements it spans (a returned constant global); false
+/// when it spans none or the copy failed.
+bool copyBorrowed(int64_t *desc, size_t rank, int64_t elementBytes,
+                  void *stream) {
+  auto *aligned = reinterpret_cast<char *>(desc[1]);
+  int64_t offset = desc[2];
+  int64_t span = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t size = desc[3 + d], stride = desc[3 + rank + d];
+    if (size <= 0 || !aligned)
+      return false;
+    span += (size - 1) * stride;
+  }
+  void *copy = runtime::copyToDevice(aligned + offset * elementBytes,
+                                     span * elementBytes, stream);
+  if (!copy)
+    return false;
+  desc[0] = desc[1] = reinterpret_cast<int64_t>(copy);
+  desc[2] = 0;
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -203,6 +228,8 @@ QimengFunction *qimengModuleLookup(QimengModule *module, const char *entry,
   for (MemRefType type : (*runner)->getResultTypes()) {
     results.push_back(describe(type));
     function->resultWords.push_back(wordsOf(type.getRank()));
+    function->resultElementBytes.push_back(
+        getElementBytes(type.getElementType()));
   }
   llvm::raw_string_ostream(function->signature)
       << llvm::json::Value(llvm::json::Object{{"args", std::move(args)},
@@ -239,7 +266,6 @@ int qimengFunctionCall(QimengFunction *function, int64_t *words,
     argBuffers.push_back(reinterpret_cast<void *>(words[word]));
     word += function->argWords[i];
   }
-  llvm::SmallPtrSet<void *, 4> freed;
   SmallVector<void *> seen;
   for (size_t r = 0, word = 0; r < function->resultWords.size(); ++r) {
     auto *allocated = reinterpret_cast<void *>(results[word]);
@@ -262,10 +288,25 @@ int qimengFunctionCall(QimengFunction *function, int64_t *words,
         kind = QIMENG_RESULT_HOST;
         break;
       case runtime::BufferOwner::None:
+        // On the GPU, memory the host code did not allocate is its own (a
+        // constant global in host memory): the caller gets a device copy.
+        if (!function->onCpu && !failed &&
+            copyBorrowed(&results[word - function->resultWords[r]],
+                         (function->resultWords[r] - 3) / 2,
+                         function->resultElementBytes[r],
+                         launchStreamOf(stream)))
+          kind = QIMENG_RESULT_DEVICE;
         break;
       }
     }
-    seen.push_back(allocated);
+    // A copied borrowed buffer is no earlier result of a later one (which
+    // gets its own copy).
+    seen.push_back(kind == QIMENG_RESULT_DEVICE &&
+                           reinterpret_cast<void *>(
+                               results[word - function->resultWords[r]]) !=
+                               allocated
+                       ? nullptr
+                       : allocated);
     kinds[2 * r] = kind;
     kinds[2 * r + 1] = index;
     // A failed call's own buffers are freed here: the caller gets none.

@@ -184,6 +184,8 @@ constexpr int64_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
 
 
 extern "C" void mgpuMemFree(void *ptr, void *stream);
+extern "C" void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared);
+extern "C" void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 
 extern "C" {
 
@@ -240,6 +242,14 @@ runtime::BufferOwner mlir::qimeng::runtime::getBufferOwner(void *ptr) {
   if (pooled.count(device) || unpooled.count(device))
     return BufferOwner::Device;
   return BufferOwner::None;
+}
+
+void *mlir::qimeng::runtime::copyToDevice(const void *src, size_t bytes,
+                                          void *stream) {
+  void *copy = mgpuMemAlloc(bytes, stream, /*isHostShared=*/false);
+  if (copy)
+    mgpuMemcpy(copy, const_cast<void *>(src), bytes, stream);
+  return copy;
 }
 
 void mlir::qimeng::runtime::setPoisonAllocations(int byte) {

@@ -41,6 +41,12 @@ std::optional<std::string> takeError();
 /// stream). Null is ignored.
 void freeReturnedBuffer(void *ptr, void *stream = nullptr);
 
+/// A device copy of `bytes` bytes at `src` (host or device memory), made
+/// in order on `stream` by the runtime's allocator (freed like a returned
+/// buffer); null with the error recorded when it fails. For a result the
+/// host code returns from memory of its own (a constant global on the host).
+void *copyToDevice(const void *src, size_t bytes, void *stream);
+
 /// Who allocated a buffer a compiled function returned.
 enum class BufferOwner {
   /// Not the host code (an argument's buffer, a global): not to be freed.

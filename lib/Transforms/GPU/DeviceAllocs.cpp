@@ -107,6 +107,44 @@ public:
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
+      return signalPassFailure();
+    // Constant globals (memref.get_global) live in host memory: a kernel
+    // that reads one gets a device copy, made where the global is taken.
+    result = getOperation().walk([&](memref::GetGlobalOp global) {
+      if (global->getParentOfType<gpu::LaunchOp>())
+        return WalkResult::advance();
+      Placement placement = getPlacement(global.getResult());
+      if (placement == Placement::Host)
+        return WalkResult::advance();
+      MemRefType type = global.getType();
+      if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
+          !type.hasStaticShape()) {
+        global.emitOpError()
+            << "is read by a GPU kernel but has a layout, memory space or "
+               "dynamic shape that a device copy does not support";
+        return WalkResult::interrupt();
+      }
+      rewriter.setInsertionPointAfter(global);
+      auto device = gpu::AllocOp::create(
+          rewriter, global.getLoc(), type, /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange(), /*dynamicSizes=*/ValueRange(),
+          /*symbolOperands=*/ValueRange(),
+          /*hostShared=*/placement == Placement::Managed);
+      auto copy = gpu::MemcpyOp::create(rewriter, global.getLoc(),
+                                        /*asyncToken=*/Type(),
+                                        /*asyncDependencies=*/ValueRange(),
+                                        device.getMemref(), global.getResult());
+      rewriter.replaceAllUsesExcept(global.getResult(), device.getMemref(),
+                                    copy);
+      Block *block = global->getBlock();
+      if (placement == Placement::Device && block->mightHaveTerminator()) {
+        rewriter.setInsertionPoint(block->getTerminator());
+        gpu::DeallocOp::create(rewriter, global.getLoc(), Type(), ValueRange(),
+                               device.getMemref());
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
       signalPassFailure();
   }
 };

@@ -3,6 +3,7 @@
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Transforms/Linalg/Passes.h"
 
+#include "ConstantInputs.h"
 #include "ConvertTensor.h"
 #include "DeadResults.h"
 #include "Generalize.h"
@@ -940,6 +941,7 @@ public:
     patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
     populateWindowPatterns(patterns);
+    populateConstantInputPatterns(patterns);
     populateDeadResultPatterns(patterns);
     populateKernelAssertPatterns(patterns);
     populateScalarOutputPatterns(patterns);

@@ -169,3 +169,29 @@ func.func @tma_operand(%x: memref<64x64xf16>) {
   %d = nvgpu.tma.create.descriptor %cast box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
   return
 }
+
+// -----
+
+// A constant global (a table torch-mlir folded into the program) that a
+// kernel reads: a device copy made where the global is taken, freed after
+// the kernels; the host's own reads keep the global.
+// CHECK-LABEL: func.func @table
+// CHECK:       %[[G:.+]] = memref.get_global @table_values : memref<4xf32>
+// CHECK-NEXT:  %[[D:.+]] = gpu.alloc  () : memref<4xf32>
+// CHECK-NEXT:  gpu.memcpy  %[[D]], %[[G]] : memref<4xf32>, memref<4xf32>
+// CHECK:       gpu.launch
+// CHECK:         memref.load %[[D]]
+// CHECK:       gpu.dealloc  %[[D]] : memref<4xf32>
+// CHECK-NEXT:  return
+memref.global "private" constant @table_values : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @table(%y: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %g = memref.get_global @table_values : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %g[%tx] : memref<4xf32>
+    memref.store %v, %y[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

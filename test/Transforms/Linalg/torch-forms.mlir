@@ -1,6 +1,6 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
 // The forms torch-mlir writes that qimeng-prepare brings into the planner's
-// (lib/Transforms/Linalg/DeadResults.cpp, KernelAsserts.cpp,
+// (lib/Transforms/Linalg/ConstantInputs.cpp, DeadResults.cpp, KernelAsserts.cpp,
 // ScalarOutputs.cpp, SharedInits.cpp).
 
 // max(dim) as torch-mlir lowers it (softmax's row maximum): one reduction
@@ -144,6 +144,30 @@ func.func @guarded(%x: tensor<8x4xf32>, %var: tensor<4xf32>, %ok: i1) -> tensor<
     %inv = arith.divf %one, %s : f32
     %y = arith.mulf %in, %inv : f32
     linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+// where(x > 0, x, 0.0) as torch-mlir writes it: the 0-d zero is a constant
+// tensor input, folded into the body as a scalar (a kernel would otherwise
+// read it from a global in host memory).
+// CHECK-LABEL: func.func @relu_where
+// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.+}} : tensor<8x4xf32>) outs
+// CHECK:         ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK:           arith.select %{{.+}}, %[[IN]], %[[ZERO]] : f32
+func.func @relu_where(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %zero : tensor<8x4xf32>, tensor<f32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %z: f32, %out: f32):
+    %p = arith.cmpf ogt, %in, %c0 : f32
+    %s = arith.select %p, %in, %z : f32
+    linalg.yield %s : f32
   } -> tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }

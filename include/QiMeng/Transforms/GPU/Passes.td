@@ -49,6 +49,10 @@ def QiMengDeviceAllocsPass : Pass<"qimeng-device-allocs", "ModuleOp"> {
     Dynamic sizes are kept; a layout, a memory space or symbol operands are
     reported as unsupported.
 
+    A constant global (`memref.get_global`, in host memory) that a kernel
+    reads gets a device copy where it is taken (`gpu.alloc`, `gpu.memcpy`),
+    placed and freed by the same rules; the kernels read the copy.
+
     Example:
 
     ```mlir
