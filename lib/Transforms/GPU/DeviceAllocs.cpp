@@ -57,6 +57,28 @@ static Placement getPlacement(Value value) {
   return returned ? Placement::Returned : Placement::Device;
 }
 
+/// A device buffer of `type` (managed memory for Placement::Managed) at
+/// the rewriter's insertion point.
+static Value createDeviceBuffer(RewriterBase &rewriter, Location loc,
+                                MemRefType type, ValueRange dynamicSizes,
+                                Placement placement) {
+  return gpu::AllocOp::create(rewriter, loc, type, /*asyncToken=*/Type(),
+                              /*asyncDependencies=*/ValueRange(), dynamicSizes,
+                              /*symbolOperands=*/ValueRange(),
+                              /*hostShared=*/placement == Placement::Managed)
+      .getMemref();
+}
+
+/// Frees `buffer` when `block` ends: every use of a device temporary nothing
+/// else frees is a kernel or a view inside that block.
+static void freeAtEnd(RewriterBase &rewriter, Location loc, Block *block,
+                      Value buffer) {
+  if (!block->mightHaveTerminator())
+    return;
+  rewriter.setInsertionPoint(block->getTerminator());
+  gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), buffer);
+}
+
 class QiMengDeviceAllocsPass
     : public impl::QiMengDeviceAllocsPassBase<QiMengDeviceAllocsPass> {
 public:
@@ -79,31 +101,22 @@ public:
         return WalkResult::interrupt();
       }
       rewriter.setInsertionPoint(alloc);
-      auto device = gpu::AllocOp::create(
-          rewriter, alloc.getLoc(), type, /*asyncToken=*/Type(),
-          /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-          /*symbolOperands=*/ValueRange(),
-          /*hostShared=*/placement == Placement::Managed);
+      Value device = createDeviceBuffer(rewriter, alloc.getLoc(), type,
+                                        alloc.getDynamicSizes(), placement);
       bool freed = false;
       for (Operation *user : llvm::to_vector(alloc->getUsers()))
         if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
           rewriter.setInsertionPoint(dealloc);
           gpu::DeallocOp::create(rewriter, dealloc.getLoc(), Type(),
-                                 ValueRange(), device.getMemref());
+                                 ValueRange(), device);
           rewriter.eraseOp(dealloc);
           freed = true;
         }
-      // A device temporary that nothing frees (bufferization inserts no
-      // deallocations) is freed when its block ends: every use is a kernel
-      // or a view inside that block.
-      Block *block = alloc->getBlock();
-      if (placement == Placement::Device && !freed &&
-          block->mightHaveTerminator()) {
-        rewriter.setInsertionPoint(block->getTerminator());
-        gpu::DeallocOp::create(rewriter, alloc.getLoc(), Type(), ValueRange(),
-                               device.getMemref());
-      }
-      rewriter.replaceOp(alloc, device.getMemref());
+      // Bufferization inserts no deallocations: a device temporary nothing
+      // frees is freed when its block ends.
+      if (placement == Placement::Device && !freed)
+        freeAtEnd(rewriter, alloc.getLoc(), alloc->getBlock(), device);
+      rewriter.replaceOp(alloc, device);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -125,23 +138,14 @@ public:
         return WalkResult::interrupt();
       }
       rewriter.setInsertionPointAfter(global);
-      auto device = gpu::AllocOp::create(
-          rewriter, global.getLoc(), type, /*asyncToken=*/Type(),
-          /*asyncDependencies=*/ValueRange(), /*dynamicSizes=*/ValueRange(),
-          /*symbolOperands=*/ValueRange(),
-          /*hostShared=*/placement == Placement::Managed);
-      auto copy = gpu::MemcpyOp::create(rewriter, global.getLoc(),
-                                        /*asyncToken=*/Type(),
-                                        /*asyncDependencies=*/ValueRange(),
-                                        device.getMemref(), global.getResult());
-      rewriter.replaceAllUsesExcept(global.getResult(), device.getMemref(),
-                                    copy);
-      Block *block = global->getBlock();
-      if (placement == Placement::Device && block->mightHaveTerminator()) {
-        rewriter.setInsertionPoint(block->getTerminator());
-        gpu::DeallocOp::create(rewriter, global.getLoc(), Type(), ValueRange(),
-                               device.getMemref());
-      }
+      Value device = createDeviceBuffer(rewriter, global.getLoc(), type,
+                                        ValueRange(), placement);
+      auto copy = gpu::MemcpyOp::create(
+          rewriter, global.getLoc(), /*asyncToken=*/Type(),
+          /*asyncDependencies=*/ValueRange(), device, global.getResult());
+      rewriter.replaceAllUsesExcept(global.getResult(), device, copy);
+      if (placement == Placement::Device)
+        freeAtEnd(rewriter, global.getLoc(), global->getBlock(), device);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
