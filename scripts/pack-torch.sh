@@ -32,6 +32,7 @@ for f in build-static/bin/qimeng-opt build-static/lib/libqimeng_runtime.so; do
 done
 
 mkdir -p dist
+# A fresh staging directory (mktemp fills in the X's), removed on exit.
 stage=$(mktemp -d dist/.pack-torch.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 

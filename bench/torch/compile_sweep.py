@@ -12,7 +12,6 @@ is `python -m qimeng.torch check --time` (docs/pytorch.md).
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,18 +46,15 @@ for d in a.dirs:
         src.write_text(exported.mlir)
         out = work / (f.stem + ".gpu.mlir")
         start = time.perf_counter()
-        done = subprocess.run(
-            [str(_tools.qimeng_opt()), "--llm-plan",
-             f"--lower-to-nvvm=chip={a.target}", str(src), "-o", str(out)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        rec["compile_s"] = round(time.perf_counter() - start, 2)
-        if done.returncode == 0:
+        try:
+            _tools.run_qimeng_opt(["--llm-plan",
+                                   f"--lower-to-nvvm=chip={a.target}", src,
+                                   "-o", out])
             rec.update(status="compiled",
                        launches=out.read_text().count("gpu.launch_func"))
-        else:
-            errors = [l for l in done.stderr.splitlines() if "error:" in l]
-            rec.update(status="compile-failed",
-                       why=(errors or ["(no error line)"])[0][:300])
+        except _tools.ToolError as e:
+            rec.update(status="compile-failed", why=str(e)[:300])
+        rec["compile_s"] = round(time.perf_counter() - start, 2)
         records.append(rec)
         print(f"{rec['suite']}/{f.stem}: {rec['status']}", flush=True)
 

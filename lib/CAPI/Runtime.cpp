@@ -271,6 +271,7 @@ int qimengFunctionCall(QimengFunction *function, int64_t *words,
     auto *allocated = reinterpret_cast<void *>(results[word]);
     word += function->resultWords[r];
     int64_t kind = QIMENG_RESULT_BORROWED, index = 0;
+    bool copied = false;
     auto arg = llvm::find(argBuffers, allocated);
     auto earlier = llvm::find(seen, allocated);
     if (allocated && arg != argBuffers.end()) {
@@ -290,23 +291,19 @@ int qimengFunctionCall(QimengFunction *function, int64_t *words,
       case runtime::BufferOwner::None:
         // On the GPU, memory the host code did not allocate is its own (a
         // constant global in host memory): the caller gets a device copy.
-        if (!function->onCpu && !failed &&
-            copyBorrowed(&results[word - function->resultWords[r]],
-                         (function->resultWords[r] - 3) / 2,
-                         function->resultElementBytes[r],
-                         launchStreamOf(stream)))
+        copied = !function->onCpu && !failed &&
+                 copyBorrowed(&results[word - function->resultWords[r]],
+                              (function->resultWords[r] - 3) / 2,
+                              function->resultElementBytes[r],
+                              launchStreamOf(stream));
+        if (copied)
           kind = QIMENG_RESULT_DEVICE;
         break;
       }
     }
     // A copied borrowed buffer is no earlier result of a later one (which
     // gets its own copy).
-    seen.push_back(kind == QIMENG_RESULT_DEVICE &&
-                           reinterpret_cast<void *>(
-                               results[word - function->resultWords[r]]) !=
-                               allocated
-                       ? nullptr
-                       : allocated);
+    seen.push_back(copied ? nullptr : allocated);
     kinds[2 * r] = kind;
     kinds[2 * r + 1] = index;
     // A failed call's own buffers are freed here: the caller gets none.

@@ -120,12 +120,8 @@ LogicalResult ScriptBuilder::precompute() {
     SmallVector<int64_t> perDim = std::move(*threadsPerLoop);
     if (!warps) {
       // The loops the thread tile maps (ScriptBuilder::emitTile's counts).
-      SmallVector<int64_t> counts;
-      for (auto [b, t] : llvm::zip(state.blockTile, inner))
-        counts.push_back(t == 0 ? 0 : b / t);
-      dropSingleThreadLoops(counts);
       perDim.clear();
-      for (int64_t c : counts)
+      for (int64_t c : getMappedThreadCounts(state.blockTile, inner))
         if (c > 0)
           perDim.push_back(c);
     }

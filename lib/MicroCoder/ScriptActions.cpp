@@ -17,13 +17,18 @@ using namespace mlir;
 using namespace mlir::qimeng;
 using namespace mlir::qimeng::microcoder;
 
-void microcoder::dropSingleThreadLoops(SmallVectorImpl<int64_t> &counts) {
+SmallVector<int64_t>
+microcoder::getMappedThreadCounts(ArrayRef<int64_t> blockTile,
+                                  ArrayRef<int64_t> threadTile) {
   constexpr int64_t kMaxBlockDimXY = 1024, kMaxBlockDimZ = 64;
   constexpr int64_t kMaxThreadsPerBlock = 1024;
-  SmallVector<int64_t> mapped;
+  SmallVector<int64_t> counts;
+  for (auto [b, t] : llvm::zip(blockTile, threadTile))
+    counts.push_back(t == 0 ? 0 : b / t);
+  SmallVector<int64_t> mapped; // x, y, z
   for (int64_t c : llvm::reverse(counts))
     if (c > 0)
-      mapped.push_back(c); // x, y, z
+      mapped.push_back(c);
   int64_t total = 1;
   for (int64_t c : mapped)
     total *= c;
@@ -33,17 +38,16 @@ void microcoder::dropSingleThreadLoops(SmallVectorImpl<int64_t> &counts) {
                        (dim.index() == 2 ? kMaxBlockDimZ : kMaxBlockDimXY);
               });
   if (fits)
-    return;
-  int64_t innermost = -1;
-  for (auto [i, c] : llvm::enumerate(counts))
-    if (c > 0)
-      innermost = i;
-  for (auto [i, c] : llvm::enumerate(counts))
-    if (c == 1 && static_cast<int64_t>(i) != innermost)
+    return counts;
+  auto innermost =
+      llvm::find_if(llvm::reverse(counts), [](int64_t c) { return c > 0; });
+  for (int64_t &c : counts)
+    if (c == 1)
       c = 0;
-  if (innermost >= 0 && counts[innermost] == 1 &&
-      llvm::count_if(counts, [](int64_t c) { return c > 0; }) > 1)
-    counts[innermost] = 0;
+  if (llvm::none_of(counts, [](int64_t c) { return c > 0; }) &&
+      innermost != llvm::reverse(counts).end())
+    *innermost = 1;
+  return counts;
 }
 
 LogicalResult ScriptBuilder::emitTile(TileOp op) {
@@ -90,10 +94,8 @@ LogicalResult ScriptBuilder::emitTile(TileOp op) {
   case TileLevel::thread: {
     // Threads are tiled by their count (block tile / thread tile), so the
     // thread loop stays static when a block tile is partial at the border.
-    SmallVector<int64_t> counts;
-    for (auto [b, t] : llvm::zip(state.blockTile, op.getSizes()))
-      counts.push_back(t == 0 ? 0 : b / t);
-    dropSingleThreadLoops(counts);
+    SmallVector<int64_t> counts =
+        getMappedThreadCounts(state.blockTile, op.getSizes());
     emitTileUsingForall(target, "num_threads " + list(counts) + interchange,
                         mapping(counts, "thread"));
     return success();

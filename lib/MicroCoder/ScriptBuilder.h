@@ -64,15 +64,16 @@ inline std::string mapping(ArrayRef<int64_t> sizes, StringRef kind) {
   return "[" + llvm::join(ids, ", ") + "]";
 }
 
-/// Leaves out of the thread mapping the loops with one thread (`counts`: the
-/// threads per loop, block tile / thread tile, 0 for loops not tiled) when
-/// mapping every tiled loop would exceed a block's dimensions (x and y up to
-/// 1024 threads, z up to 64, 1024 in all): a 4-D op with threads along its
-/// second loop only (an instance norm's 1 x C x 1 x 1 statistics) would map
-/// that loop to z. Such a loop is whole in each thread either way. The
-/// innermost tiled loop stays when all have one thread. Plans that fit are
-/// mapped as they are.
-void dropSingleThreadLoops(SmallVectorImpl<int64_t> &counts);
+/// The threads a thread tile maps along each loop (block tile / thread
+/// tile; 0 for loops it does not tile), as emitTile maps them and the block
+/// is sized. When mapping every tiled loop would exceed a block's dimensions
+/// (x and y up to 1024 threads, z up to 64, 1024 in all) the loops of one
+/// thread are left out: a 4-D op with threads along its second loop only
+/// (an instance norm's 1 x C x 1 x 1 statistics) would map that loop to z.
+/// Such a loop is whole in each thread either way; the innermost tiled loop
+/// stays when all have one thread. Plans that fit are mapped as they are.
+SmallVector<int64_t> getMappedThreadCounts(ArrayRef<int64_t> blockTile,
+                                           ArrayRef<int64_t> threadTile);
 
 /// What the micro-coder knows about one tagged target while building a script.
 struct TargetState {

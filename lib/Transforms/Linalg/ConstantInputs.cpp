@@ -2,6 +2,8 @@
 
 #include "ConstantInputs.h"
 
+#include "Generalize.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -43,13 +45,9 @@ struct InlineSplatInput : public OpRewritePattern<linalg::GenericOp> {
     for (unsigned i = 0, e = op.getNumDpsInits(); i < e; ++i)
       maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(i)));
     unsigned position = input->getOperandNumber();
-    auto rebuilt = linalg::GenericOp::create(
-        rewriter, op.getLoc(), op.getResultTypes(), inputs, op.getDpsInits(),
-        maps, op.getIteratorTypesArray());
-    rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    Region &region = rebuilt.getRegion();
-    rewriter.inlineRegionBefore(op.getRegion(), region, region.end());
-    Block &body = region.front();
+    linalg::GenericOp rebuilt = rebuildGeneric(
+        rewriter, op, op.getResultTypes(), inputs, op.getDpsInits(), maps);
+    Block &body = rebuilt.getRegion().front();
     rewriter.setInsertionPointToStart(&body);
     Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
     rewriter.replaceAllUsesWith(body.getArgument(position), scalar);

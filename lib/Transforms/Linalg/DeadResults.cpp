@@ -2,6 +2,8 @@
 
 #include "DeadResults.h"
 
+#include "Generalize.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -83,13 +85,9 @@ struct DropDeadResult : public OpRewritePattern<linalg::GenericOp> {
       types.push_back(op.getResult(i).getType());
       maps.push_back(op.getMatchingIndexingMap(init));
     }
-    auto rebuilt = linalg::GenericOp::create(rewriter, op.getLoc(), types,
-                                             op.getDpsInputs(), inits, maps,
-                                             op.getIteratorTypesArray());
-    rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    Region &region = rebuilt.getRegion();
-    rewriter.inlineRegionBefore(op.getRegion(), region, region.end());
-    Block &body = region.front();
+    linalg::GenericOp rebuilt =
+        rebuildGeneric(rewriter, op, types, op.getDpsInputs(), inits, maps);
+    Block &body = rebuilt.getRegion().front();
     Operation *yield = body.getTerminator();
     rewriter.modifyOpInPlace(yield, [&] { yield->eraseOperand(r); });
     // Erase what no one uses any more (a user first, then what it used).

@@ -27,6 +27,26 @@ getOrGeneralize(RewriterBase &rewriter, linalg::LinalgOp op, bool &changed) {
   return generic;
 }
 
+/// A generic with other operands, maps, result types or loops than `op`
+/// (its iterators unless `iterators` are given), which takes over `op`'s
+/// body (block arguments as they are: the caller adds or erases them) and
+/// its discardable attributes (tags). `op` is left without a body, for the
+/// caller to replace.
+inline linalg::GenericOp
+rebuildGeneric(RewriterBase &rewriter, linalg::GenericOp op,
+               TypeRange resultTypes, ValueRange inputs, ValueRange inits,
+               ArrayRef<AffineMap> maps,
+               std::optional<ArrayRef<utils::IteratorType>> iterators = {}) {
+  SmallVector<utils::IteratorType> loops =
+      iterators ? llvm::to_vector(*iterators) : op.getIteratorTypesArray();
+  auto rebuilt = linalg::GenericOp::create(rewriter, op.getLoc(), resultTypes,
+                                           inputs, inits, maps, loops);
+  rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  Region &region = rebuilt.getRegion();
+  rewriter.inlineRegionBefore(op.getRegion(), region, region.end());
+  return rebuilt;
+}
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_LIB_TRANSFORMS_LINALG_GENERALIZE_H

@@ -198,15 +198,12 @@ static FailureOr<linalg::GenericOp> readInitsAsInputs(RewriterBase &rewriter,
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, init.get()),
         type.getElementType()));
   }
-  auto rewritten =
-      linalg::GenericOp::create(rewriter, loc, op->getResultTypes(), inputs,
-                                inits, maps, op.getIteratorTypesArray());
-  rewritten->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  linalg::GenericOp rewritten =
+      rebuildGeneric(rewriter, op, op->getResultTypes(), inputs, inits, maps);
   // The body: the old inputs, then the inits read (as inputs), then the
   // inits; the old body's init arguments that are read become the new
   // input arguments.
   Region &region = rewritten.getRegion();
-  rewriter.inlineRegionBefore(op.getRegion(), region, region.end());
   Block &body = region.front();
   unsigned numInputs = op.getNumDpsInputs();
   unsigned numRead = read.size();

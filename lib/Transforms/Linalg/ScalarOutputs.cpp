@@ -68,11 +68,8 @@ struct AddUnitParallelLoop
     }
     SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel};
     llvm::append_range(iterators, old.getIteratorTypesArray());
-    auto rebuilt = linalg::GenericOp::create(
-        rewriter, loc, types, old.getDpsInputs(), inits, maps, iterators);
-    rebuilt->setDiscardableAttrs(old->getDiscardableAttrDictionary());
-    rewriter.inlineRegionBefore(old.getRegion(), rebuilt.getRegion(),
-                                rebuilt.getRegion().end());
+    linalg::GenericOp rebuilt = rebuildGeneric(
+        rewriter, old, types, old.getDpsInputs(), inits, maps, iterators);
     // linalg.index of loop i is now loop i + 1.
     rebuilt.getRegion().walk([&](linalg::IndexOp index) {
       rewriter.modifyOpInPlace(index,

@@ -28,7 +28,7 @@ from pathlib import Path
 from .. import _tools
 from ..runtime import QimengRuntimeError
 from . import compiled as _compiled
-from .exporter import Exported, ExportError, module_text
+from .exporter import Exported, ExportError, first_line, module_text
 
 
 class Fallback(RuntimeError):
@@ -87,11 +87,7 @@ def _import_graph(gm) -> str:
         module = fx.stateless_fx_import(
             gm, output_type="linalg-on-tensors", model_name="forward")
     except Exception as e:
-        lines = [l for l in str(e).splitlines() if l.strip()]
-        detail = next((l.strip() for l in lines if "error:" in l), "")
-        raise Fallback(f"torch-mlir cannot lower the graph: "
-                       f"{type(e).__name__}: {lines[0] if lines else ''} "
-                       f"{detail}".strip())
+        raise Fallback(f"torch-mlir cannot lower the graph: {first_line(e)}")
     try:
         return module_text(module)
     except ExportError as e:

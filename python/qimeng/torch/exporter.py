@@ -196,13 +196,15 @@ def export(module, example_inputs: Sequence, *, func_name: str = "forward",
         except ExportError:
             raise
         except Exception as e:  # torch.export and torch-mlir raise many kinds
-            raise ExportError(_first_line(e)) from e
+            raise ExportError(first_line(e)) from e
     text = module_text(mlir)
     return Exported(mlir=text, func_name=func_name, params=params,
                     num_inputs=len(inputs))
 
 
-def _first_line(e: Exception) -> str:
+def first_line(e: Exception) -> str:
+    """One line for an exception of torch.export or torch-mlir: its first
+    line and the first MLIR diagnostic."""
     lines = [l.strip() for l in str(e).splitlines() if l.strip()]
     # torch-mlir's errors put the diagnostic after a header line.
     detail = next((l for l in lines if "error:" in l), None)
