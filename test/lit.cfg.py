@@ -102,3 +102,10 @@ if os.path.exists(_venv_python):
     if _probe.returncode == 0:
         config.available_features.add("torch")
         config.substitutions.append(("%torch_python", _venv_python))
+
+# IREE (iree-base-compiler in the same .venv): QiMeng's tuning specs are
+# compiled with it (python -m qimeng.iree).
+_venv_iree = os.path.join(os.path.dirname(_venv_python), "iree-compile")
+if os.path.exists(_venv_python) and os.path.exists(_venv_iree):
+    config.available_features.add("iree")
+    config.substitutions.append(("%venv_python", _venv_python))

@@ -114,17 +114,20 @@ void announce(bool naive) {
 /// options.
 void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
                      const qimeng::CompileOptions *settings = nullptr) {
+  if (settings && !settings->exportIREESpec.empty()) {
+    qimeng::QiMengExportIREESpecPassOptions spec;
+    spec.output = settings->exportIREESpec;
+    pm.addPass(qimeng::createQiMengExportIREESpecPass(spec));
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
-  if (settings && (!settings->exportTransform.empty() ||
-                   !settings->exportIREESpec.empty())) {
+  if (settings && !settings->exportTransform.empty()) {
     qimeng::QiMengExportTransformPassOptions files;
     files.output = settings->exportTransform;
-    files.ireeOutput = settings->exportIREESpec;
     pm.addPass(qimeng::createQiMengExportTransformPass(files));
   }
   if (llmMicroCoder) {

@@ -82,8 +82,9 @@ struct CompileCLOptions {
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> exportIREESpec{
       "qimeng-export-iree-spec",
-      llvm::cl::desc("Write every kernel's plan as a transform library in "
-                     "IREE's tuning-spec form"),
+      llvm::cl::desc("Write the plans of contraction kernels as a tuning "
+                     "spec for IREE's CUDA backend (TileAndFuse "
+                     "configurations)"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
 };
 

@@ -2,8 +2,8 @@
 //
 // Writes the transform-dialect operations the built-in micro-coder applies
 // for each plan (lib/MicroCoder) as a script upstream mlir-opt
-// --transform-interpreter applies to the original input, and as a transform
-// library in IREE's tuning-spec form (docs/tuning.md).
+// --transform-interpreter applies to the original input (docs/tuning.md;
+// IREE's tuning-spec form: ExportIREESpec.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,10 +41,9 @@ struct KernelExport {
   /// The plan's sequences, renamed after the kernel: `@<kernel>__realize`
   /// realizes the whole plan (it includes the others).
   std::string sequences;
-  /// The kernel's linalg ops in order: name, tag, static loop sizes.
+  /// The kernel's linalg ops in order: name and tag.
   struct Root {
     std::string name, tag;
-    SmallVector<int64_t> loops;
   };
   SmallVector<Root> roots;
 };
@@ -175,71 +174,6 @@ std::string emitInterpreterScript(ArrayRef<KernelExport> kernels) {
   return out;
 }
 
-/// The IREE tuning-spec form: per kernel a matcher (each linalg op's name
-/// and static loop sizes, by structured match ops) and an action that tags
-/// the ops and runs the plan's first sequence on the function holding them;
-/// `@__kernel_config` dispatches with transform.foreach_match.
-std::string emitIREESpec(ArrayRef<KernelExport> kernels) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << "// QiMeng's plans as an IREE tuning spec (qimeng-opt "
-        "--qimeng-export-iree-spec); load with\n"
-        "//   iree-compile ... --iree-codegen-tuning-spec-path=THIS_FILE\n"
-        "module attributes {transform.with_named_sequence, "
-        "iree_codegen.tuning_spec_with_default_entrypoint} {\n";
-  for (const KernelExport &k : kernels) {
-    os << k.sequences;
-    // The matcher: a function whose linalg ops are the planned ones.
-    os << llvm::formatv("  transform.named_sequence @match_{0}(%func: "
-                        "!transform.any_op {{transform.readonly}) -> "
-                        "!transform.any_op {{\n"
-                        "    transform.match.operation_name %func "
-                        "[\"func.func\"] : !transform.any_op\n",
-                        k.name);
-    SmallVector<std::string> names = emitRootMatch(os, k, "%func", "", "%root");
-    for (auto [i, root] : llvm::enumerate(k.roots)) {
-      os << llvm::formatv("    transform.match.structured {0} : "
-                          "!transform.any_op {{\n"
-                          "    ^bb0(%op: !transform.any_op):\n",
-                          names[i]);
-      for (auto [d, size] : llvm::enumerate(root.loops)) {
-        if (ShapedType::isDynamic(size))
-          continue;
-        os << llvm::formatv(
-            "      %dim{0} = transform.match.structured.dim %op[{0}] : "
-            "(!transform.any_op) -> !transform.param<i64>\n"
-            "      %size{0} = transform.param.constant {1} : i64 -> "
-            "!transform.param<i64>\n"
-            "      transform.match.param.cmpi eq %dim{0}, %size{0} : "
-            "!transform.param<i64>\n",
-            d, size);
-      }
-      os << "      transform.match.structured.yield\n    }\n";
-    }
-    os << "    transform.yield %func : !transform.any_op\n  }\n";
-    os << llvm::formatv("  transform.named_sequence @apply_{0}(%func: "
-                        "!transform.any_op {{transform.readonly}) {{\n",
-                        k.name);
-    os << emitTagging(k, "%func");
-    // IREE maps to its own workgroups and lowers itself: the actions and
-    // QiMeng's mapping only.
-    os << llvm::formatv("    transform.include @{0}__map "
-                        "failures(propagate) (%func) : (!transform.any_op) -> "
-                        "()\n    transform.yield\n  }\n",
-                        k.name);
-  }
-  os << "  transform.named_sequence @__kernel_config(%variant: "
-        "!transform.any_op {transform.consumed}) -> !transform.any_op "
-        "attributes {iree_codegen.tuning_spec_entrypoint} {\n"
-        "    %result = transform.foreach_match in %variant\n";
-  for (auto [i, k] : llvm::enumerate(kernels))
-    os << llvm::formatv("        {0}@match_{1} -> @apply_{1}\n", i ? ", " : "",
-                        k.name);
-  os << "      : (!transform.any_op) -> !transform.any_op\n"
-        "    transform.yield %result : !transform.any_op\n  }\n}\n";
-  return out;
-}
-
 class QiMengExportTransformPass
     : public impl::QiMengExportTransformPassBase<QiMengExportTransformPass> {
 public:
@@ -254,21 +188,17 @@ public:
         return signalPassFailure();
       kernels.push_back(std::move(*exported));
     }
-    for (auto [path, text] :
-         {std::make_pair(std::string(output), &emitInterpreterScript),
-          std::make_pair(std::string(ireeOutput), &emitIREESpec)}) {
-      if (path.empty())
-        continue;
-      std::string script = text(kernels);
-      if (llvm::Error error =
-              llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-                os << script;
-                return llvm::Error::success();
-              })) {
-        module.emitError() << "cannot write " << path << ": "
-                           << llvm::toString(std::move(error));
-        return signalPassFailure();
-      }
+    if (output.empty())
+      return;
+    std::string script = emitInterpreterScript(kernels);
+    if (llvm::Error error =
+            llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+              os << script;
+              return llvm::Error::success();
+            })) {
+      module.emitError() << "cannot write " << output << ": "
+                         << llvm::toString(std::move(error));
+      return signalPassFailure();
     }
   }
 
@@ -287,8 +217,7 @@ private:
     kernel.walk([&](linalg::LinalgOp op) {
       auto tag = op->getAttrOfType<StringAttr>(QiMengDialect::kTagAttrName);
       k.roots.push_back({op->getName().getStringRef().str(),
-                         tag ? tag.getValue().str() : "",
-                         op.getStaticLoopRanges()});
+                         tag ? tag.getValue().str() : ""});
     });
     FailureOr<BuiltinScript> script = buildBuiltinScript(plan, kernel, -1);
     if (failed(script))

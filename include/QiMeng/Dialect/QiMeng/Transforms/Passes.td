@@ -191,35 +191,48 @@ def QiMengExportTransformPass : Pass<"qimeng-export-transform-script", "ModuleOp
   let summary = "Write each plan as a transform script upstream tools apply";
   let description = [{
     Runs where the plans are realized (after bufferization; `--llm-plan`
-    adds it before `qimeng-apply-plan` when `--qimeng-export-transform` or
-    `--qimeng-export-iree-spec` is given). For every kernel it writes the
-    transform-dialect operations the built-in micro-coder would apply, as:
-
-    - `output`: a module with `@__transform_main` that upstream
-      `mlir-opt --transform-interpreter` applies to the original input (on
-      tensors): it bufferizes like `--llm-plan`, tags the kernel's linalg ops
-      as the planner did (checking their names), runs the plan's sequences
-      and cleans up. Plans whose realization needs QiMeng's own rewrites
-      between the sequences (tensor cores, warp reductions, software
-      pipelines) export the first sequence only, and a warning says so.
-    - `iree-output`: a transform library in IREE's tuning-spec form: a
-      matcher per kernel (op names and static loop sizes of its linalg ops)
-      and the plan's first sequence as its action, dispatched by
-      `@__kernel_config` (docs/tuning.md).
+    adds it before `qimeng-apply-plan` when `--qimeng-export-transform` is
+    given). It writes to `output` the transform-dialect operations the
+    built-in micro-coder would apply for every kernel, as a module with a
+    `@__transform_main` that upstream `mlir-opt --transform-interpreter`
+    applies to the original input (on tensors): it bufferizes like
+    `--llm-plan`, tags the kernel's linalg ops as the planner did (checking
+    their names), runs the plan's sequences and cleans up (docs/tuning.md).
 
     The module is left unchanged; files are written atomically.
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"\"",
-           "File for the mlir-opt --transform-interpreter script">,
-    Option<"ireeOutput", "iree-output", "std::string", /*default=*/"\"\"",
-           "File for the IREE tuning-spec form">
+           "File for the mlir-opt --transform-interpreter script">
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"];
+}
+
+def QiMengExportIREESpecPass : Pass<"qimeng-export-iree-tuning-spec", "ModuleOp"> {
+  let summary = "Write the plans as a tuning spec for IREE's CUDA backend";
+  let description = [{
+    Writes `output`: a transform library in IREE 3.13's tuning-spec form.
+    For each kernel whose plan tiles a contraction, a matcher of IREE's own
+    match ops (a contraction with the kernel's element types and
+    batch/M/N/K sizes) whose action annotates the dispatch's root with a
+    `#iree_codegen.compilation_info` for IREE's TileAndFuse pipeline,
+    translated from the plan: block tile to `workgroup`, reduction tile to
+    `reduction`, thread tile to `thread` and the workgroup size, warp tile
+    and tensor-core action to `subgroup` and `mma_kind`, promoted inputs to
+    `promote_operands`, pipeline stages to `prefetch_num_stages`. Other
+    kernels (reductions, elementwise ops, convolutions, dynamic sizes) keep
+    IREE's own configuration; a warning names each with the reason
+    (docs/iree.md). `--llm-plan` runs it when `--qimeng-export-iree-spec`
+    is given. The module is left unchanged; the file is written atomically.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File for the tuning spec (- for stdout)">
+  ];
 }
 
 def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
