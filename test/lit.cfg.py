@@ -109,3 +109,15 @@ _venv_iree = os.path.join(os.path.dirname(_venv_python), "iree-compile")
 if os.path.exists(_venv_python) and os.path.exists(_venv_iree):
     config.available_features.add("iree")
     config.substitutions.append(("%venv_python", _venv_python))
+
+# Triton (a dependency of torch in the same .venv): emitted kernels are
+# compiled for sm_90 and run in Triton's interpreter.
+if os.path.exists(_venv_python):
+    _probe = subprocess.run(
+        [_venv_python, "-c", "import triton, qimeng.triton"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    if _probe.returncode == 0:
+        config.available_features.add("triton")
+        config.substitutions.append(("%triton_python", _venv_python))

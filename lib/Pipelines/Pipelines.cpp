@@ -119,6 +119,11 @@ void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
     spec.output = settings->exportIREESpec;
     pm.addPass(qimeng::createQiMengExportIREESpecPass(spec));
   }
+  if (settings && !settings->emitTriton.empty()) {
+    qimeng::QiMengEmitTritonPassOptions triton;
+    triton.outputDir = settings->emitTriton;
+    pm.addPass(qimeng::createQiMengEmitTritonPass(triton));
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

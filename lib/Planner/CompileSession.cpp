@@ -80,6 +80,11 @@ struct CompileCLOptions {
       llvm::cl::desc("Write every kernel's plan as a transform script that "
                      "mlir-opt --transform-interpreter applies to the input"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> emitTriton{
+      "qimeng-emit-triton",
+      llvm::cl::desc("Write every planned kernel as a @triton.jit kernel "
+                     "and launcher (a Python module) into this directory"),
+      llvm::cl::value_desc("dir"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> exportIREESpec{
       "qimeng-export-iree-spec",
       llvm::cl::desc("Write the plans of contraction kernels as a tuning "
@@ -122,6 +127,7 @@ CompileSession::CompileSession() {
     options.tuningDB = clOptions->tuningDB;
     options.exportTransform = clOptions->exportTransform;
     options.exportIREESpec = clOptions->exportIREESpec;
+    options.emitTriton = clOptions->emitTriton;
   }
   // The built-in paths only: no tuned plans either.
   if (llmDisabled)

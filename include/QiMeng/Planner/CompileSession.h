@@ -53,6 +53,8 @@ struct CompileOptions {
   /// Where --llm-plan writes the plans as transform scripts (docs/tuning.md):
   /// for mlir-opt --transform-interpreter, and in IREE's tuning-spec form.
   std::string exportTransform, exportIREESpec;
+  /// --qimeng-emit-triton: the directory for Triton modules.
+  std::string emitTriton;
 };
 
 /// Registers --micro-coder, --qimeng-report, --require-gpu-verification,

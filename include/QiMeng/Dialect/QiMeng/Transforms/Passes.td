@@ -235,6 +235,26 @@ def QiMengExportIREESpecPass : Pass<"qimeng-export-iree-tuning-spec", "ModuleOp"
   ];
 }
 
+def QiMengEmitTritonPass : Pass<"qimeng-emit-triton-kernels", "ModuleOp"> {
+  let summary = "Write each planned kernel as a @triton.jit kernel";
+  let description = [{
+    For every kernel with a plan (on tensors, before bufferization), writes
+    `<output-dir>/<kernel>.py`: one `@triton.jit` kernel realizing the plan
+    (block tile to BLOCK sizes, threads to `num_warps`, pipeline stages to
+    `num_stages`), its compile-only signature, and `launch(*args)` on torch
+    tensors; and `<output-dir>/manifest.json` naming the kernels written
+    and, for the others, why not (a warning each). Covered: elementwise
+    ops, reductions and the ops on their results (softmax, norms), and
+    contractions with elementwise producers and epilogues (docs/triton.md).
+    `--llm-plan` runs it when `--qimeng-emit-triton=DIR` is given. The
+    module is left unchanged; files are written atomically.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\".\"",
+           "Directory the Triton modules are written to">
+  ];
+}
+
 def QiMengApplyPlanPass : Pass<"qimeng-apply-plan", "ModuleOp"> {
   let summary = "Realize every qimeng.plan with the built-in micro-coder";
   let description = [{
