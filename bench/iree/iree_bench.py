@@ -74,9 +74,13 @@ def prepare(args):
 
 
 def _tool(name):
-    """An iree-base-runtime tool: next to this Python, or on PATH."""
-    beside = Path(sys.executable).parent / name
-    return str(beside) if beside.exists() else name
+    """An iree-base-runtime tool: on PATH (the wheel's iree/_runtime_libs/
+    or its bin/), or next to this Python."""
+    import shutil
+    found = shutil.which(name)
+    if found:
+        return found
+    return str(Path(sys.executable).parent / name)
 
 
 def run(args):
