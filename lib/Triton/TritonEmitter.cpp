@@ -298,6 +298,11 @@ bool Emitter::collectParams() {
     while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
         value.getDefiningOp()))
       value = value.getDefiningOp()->getOperand(0);
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      // A view of an argument (`x.view(...)`): the launcher returns it.
+      results.emplace_back(value, "v" + std::to_string(arg.getArgNumber()));
+      continue;
+    }
     auto producer = value.getDefiningOp<linalg::LinalgOp>();
     if (!producer || isa<linalg::FillOp>(producer.getOperation())) {
       fail("result #" + Twine(i) +
@@ -362,7 +367,7 @@ std::string Emitter::offset(RankedTensorType type,
   SmallVector<std::string> terms;
   int64_t stride = 1;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    if (index[d] != "0")
+    if (index[d] != "0" && type.getDimSize(d) != 1)
       terms.push_back(stride == 1
                           ? index[d]
                           : "(" + index[d] + ") * " + std::to_string(stride));
@@ -412,9 +417,10 @@ std::string Emitter::valueAt(Value value, ArrayRef<std::string> index,
       std::string term;
       int64_t inner = 1;
       for (int64_t d : llvm::reverse(group)) {
-        if (index[d] != "0") {
+        // A unit dimension's index is 0 wherever it is valid.
+        if (index[d] != "0" && type.getDimSize(d) != 1) {
           std::string part =
-              inner == 1 ? "(" + index[d] + ")"
+              inner == 1 ? index[d]
                          : "(" + index[d] + ") * " + std::to_string(inner);
           term = term.empty() ? part : part + " + " + term;
         }
@@ -431,7 +437,11 @@ std::string Emitter::valueAt(Value value, ArrayRef<std::string> index,
          llvm::enumerate(collapse.getReassociationIndices())) {
       int64_t inner = 1;
       for (int64_t d : llvm::reverse(group)) {
-        source[d] = group.size() == 1
+        // Unit dimensions are 0; a group with one other dimension is it.
+        int64_t wide = llvm::count_if(
+            group, [&](int64_t e) { return type.getDimSize(e) != 1; });
+        source[d] = type.getDimSize(d) == 1 ? std::string("0")
+                    : wide == 1
                         ? index[g]
                         : llvm::formatv("(({0}) // {1}) % {2}", index[g], inner,
                                         type.getDimSize(d))
@@ -443,8 +453,10 @@ std::string Emitter::valueAt(Value value, ArrayRef<std::string> index,
   } else if (auto it = rowValues.find(value); it != rowValues.end()) {
     if (!ctx.rowIndex)
       return fail("a reduction's result read outside its rows");
+    auto type = cast<RankedTensorType>(value.getType());
     for (auto [d, loop] : llvm::enumerate(it->second.dims))
-      if (loop >= 0 && index[d] != ctx.rowIndex(loop))
+      if (loop >= 0 && type.getDimSize(d) != 1 &&
+          index[d] != ctx.rowIndex(loop))
         return fail("a reduction's result read at another row than its own");
     result = it->second.var;
     std::string probe = ctx.rowIndex(0);
@@ -639,6 +651,16 @@ std::string Emitter::translate(Operation &op, ArrayRef<std::string> x,
   }
   if (auto index = dyn_cast<linalg::IndexOp>(op))
     return loops[index.getDim()];
+  if (isa<math::FPowIOp>(op)) {
+    // x ** n: products for a small constant n (what `x ** 2` exports to).
+    int64_t n = 0;
+    if (llvm::to_integer(x[1], n) && n >= -8 && n <= 8 && n != 0) {
+      SmallVector<std::string> factors(std::abs(n), x[0]);
+      std::string product = "(" + llvm::join(factors, " * ") + ")";
+      return n > 0 ? product : "(1.0 / " + product + ")";
+    }
+    return "libdevice.pow(" + x[0] + ", tl.cast(" + x[1] + ", tl.float32))";
+  }
   static const std::map<std::string, std::string> math = {
       {"math.exp", "tl.exp"},
       {"math.exp2", "tl.exp2"},
@@ -658,8 +680,19 @@ std::string Emitter::translate(Operation &op, ArrayRef<std::string> x,
       {"math.expm1", "libdevice.expm1"},
       {"math.fma", "tl.fma"},
       {"math.absi", "tl.abs"}};
-  if (auto it = math.find(op.getName().getStringRef().str()); it != math.end())
-    return call(it->second);
+  if (auto it = math.find(op.getName().getStringRef().str());
+      it != math.end()) {
+    // Triton's math functions take f32 and f64: compute narrower floats
+    // in f32.
+    Type type = op.getResult(0).getType();
+    if (!type.isF16() && !type.isBF16())
+      return call(it->second);
+    SmallVector<std::string> wide;
+    for (const std::string &operand : x)
+      wide.push_back("tl.cast(" + operand + ", tl.float32)");
+    return "tl.cast(" + it->second + "(" + llvm::join(wide, ", ") + "), " +
+           tlType(type) + ")";
+  }
   return fail("'" + op.getName().getStringRef() +
               "' in a body is not emitted to Triton");
 }
@@ -766,7 +799,8 @@ void Emitter::store(Value value, StringRef pointer, ArrayRef<std::string> index,
                  shapeList + ", " + tlType(type.getElementType()) + "), " +
                  tlType(type.getElementType()) + "), " + shapeList + ")");
   ctx.code->line("tl.store(" + pointer.str() + " + (" + offset(type, index) +
-                 "), " + var + ", mask=" + ctx.mask + ")");
+                 ") + tl.zeros(" + shapeList + ", tl.int64), " + var +
+                 ", mask=" + ctx.mask + ")");
 }
 
 Emitter::KernelText Emitter::emitRows(const Group &group) {
@@ -1079,6 +1113,17 @@ bool Emitter::isAnchor(linalg::LinalgOp op) {
   return op.getNumReductionLoops() > 0;
 }
 
+/// What `op` reads: its operands and the tensors its body reads by
+/// tensor.extract.
+static SmallVector<Value> readsOf(Operation *op) {
+  SmallVector<Value> reads(op->getOperands());
+  llvm::SetVector<Value> captured;
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, captured);
+  reads.append(captured.begin(), captured.end());
+  return reads;
+}
+
 /// The anchors (reductions, contractions) `value` is computed from through
 /// values evaluated where they are read (elementwise ops, fills, reshapes).
 void Emitter::anchorsReached(Value value, SmallVectorImpl<Operation *> &anchors,
@@ -1093,13 +1138,7 @@ void Emitter::anchorsReached(Value value, SmallVectorImpl<Operation *> &anchors,
       anchors.push_back(def);
     return;
   }
-  for (Value operand : def->getOperands())
-    anchorsReached(operand, anchors, seen);
-  // Tensors a body reads by tensor.extract.
-  llvm::SetVector<Value> captured;
-  for (Region &region : def->getRegions())
-    getUsedValuesDefinedAbove(region, captured);
-  for (Value operand : captured)
+  for (Value operand : readsOf(def))
     anchorsReached(operand, anchors, seen);
 }
 
@@ -1147,6 +1186,8 @@ bool Emitter::partition() {
     return opSizes == sizes || opSizes == rowSizes;
   };
   for (auto &[value, pointer] : results) {
+    if (pointer[0] == 'v')
+      continue;
     Operation *def = value.getDefiningOp();
     if (auto it = groupOf.find(def); it != groupOf.end()) {
       groups[it->second].stores.emplace_back(value, pointer);
@@ -1169,7 +1210,7 @@ bool Emitter::partition() {
     SmallVector<Operation *> anchors;
     DenseSet<Value> seen;
     for (linalg::LinalgOp anchor : group.anchors)
-      for (Value operand : anchor->getOperands())
+      for (Value operand : readsOf(anchor))
         anchorsReached(operand, anchors, seen);
     for (auto &[value, pointer] : group.stores)
       if (!llvm::is_contained(group.anchors,
@@ -1317,8 +1358,13 @@ FailureOr<TritonModule> Emitter::run(std::string &reason) {
      << llvm::join(callArgs, ", ")
      << ", **constexprs, num_warps=warps, num_stages=stages)\n";
   SmallVector<std::string> returned;
-  for (auto &[value, pointer] : results) {
-    if (pointer[0] == 'a') {
+  for (auto [k, result] : llvm::enumerate(results)) {
+    const std::string &pointer = result.second;
+    if (pointer[0] == 'v') {
+      auto type = cast<RankedTensorType>(func.getResultTypes()[k]);
+      returned.push_back("args[" + pointer.substr(1) + "].reshape(" +
+                         shapeTuple(type.getShape()) + ")");
+    } else if (pointer[0] == 'a') {
       std::string i = pointer.substr(1);
       os << "    if a[" << i << "] is not args[" << i << "]:\n        args["
          << i << "].copy_(a[" << i << "])\n";
