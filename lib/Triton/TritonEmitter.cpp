@@ -265,6 +265,12 @@ private:
     std::string body, header, grid, constexprs, constNames;
     int64_t numWarps = 4, numStages = 1;
   };
+  std::string evalValue(linalg::LinalgOp op, Value value,
+                        ArrayRef<std::string> loops, Context &ctx,
+                        DenseMap<Value, std::string> &vars);
+  template <typename Indices, typename RowCtx, typename Open>
+  void emitArgReduction(linalg::LinalgOp op, Code &code, Indices loopIndices,
+                        RowCtx rowCtx, Open openColumns, int64_t numCols);
   bool isAnchor(linalg::LinalgOp op);
   void anchorsReached(Value value, SmallVectorImpl<Operation *> &anchors,
                       DenseSet<Value> &seen);
@@ -803,6 +809,161 @@ void Emitter::store(Value value, StringRef pointer, ArrayRef<std::string> index,
                  ", mask=" + ctx.mask + ")");
 }
 
+/// The value of `value` in the body of `op` at `loops`: only what it
+/// depends on is evaluated (memoized in `vars`).
+std::string Emitter::evalValue(linalg::LinalgOp op, Value value,
+                               ArrayRef<std::string> loops, Context &ctx,
+                               DenseMap<Value, std::string> &vars) {
+  if (auto it = vars.find(value); it != vars.end())
+    return it->second;
+  std::string result;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != op.getBlock())
+      return fail("a body argument of another op");
+    OpOperand *operand = op.getMatchingOpOperand(arg);
+    if (op.isDpsInit(operand))
+      return fail("an arg-reduction whose selected values read the "
+                  "accumulators");
+    result = valueAt(operand->get(),
+                     apply(op.getMatchingIndexingMap(operand), loops), ctx);
+  } else if (value.getParentBlock() != op.getBlock()) {
+    auto cst = value.getDefiningOp<arith::ConstantOp>();
+    result = cst ? literal(cst.getValue()) : "";
+    if (result.empty())
+      return fail("a body reads a value from outside that is not a scalar "
+                  "constant");
+  } else {
+    Operation *def = value.getDefiningOp();
+    SmallVector<std::string> operands;
+    for (Value operand : def->getOperands())
+      operands.push_back(evalValue(op, operand, loops, ctx, vars));
+    if (failedFlag)
+      return "0";
+    if (auto extract = dyn_cast<tensor::ExtractOp>(def)) {
+      result =
+          valueAt(extract.getTensor(), ArrayRef(operands).drop_front(), ctx);
+    } else {
+      result = fresh("t");
+      ctx.code->line(result + " = " + translate(*def, operands, loops));
+    }
+  }
+  vars[value] = result;
+  return result;
+}
+
+/// A reduction to a value and the index where it is (argmax, argmin): two
+/// accumulators, the body `c = cmp(v, acc0); yield select(c, v, acc0),
+/// select(c, i, acc1)` with a strict comparison and `i` the reduction
+/// loop's index. Each lane keeps its first extremum; across lanes, the
+/// smallest index of the extremum: the first, as the sequential loop has it.
+template <typename Indices, typename RowCtx, typename Open>
+void Emitter::emitArgReduction(linalg::LinalgOp op, Code &code,
+                               Indices loopIndices, RowCtx rowCtx,
+                               Open openColumns, int64_t numCols) {
+  Block *body = op.getBlock();
+  auto yield = body->getTerminator();
+  auto valueSelect = yield->getOperand(0).getDefiningOp<arith::SelectOp>();
+  auto indexSelect = yield->getOperand(1).getDefiningOp<arith::SelectOp>();
+  BlockArgument accValue = body->getArgument(op.getNumDpsInputs());
+  BlockArgument accIndex = body->getArgument(op.getNumDpsInputs() + 1);
+  if (!valueSelect || !indexSelect ||
+      valueSelect.getCondition() != indexSelect.getCondition() ||
+      valueSelect.getFalseValue() != accValue ||
+      indexSelect.getFalseValue() != accIndex) {
+    fail("a reduction with two results that is not an argmax or argmin");
+    return;
+  }
+  Operation *cmp = valueSelect.getCondition().getDefiningOp();
+  std::string relation;
+  Value candidate = valueSelect.getTrueValue();
+  auto strict = [&](bool greater) { relation = greater ? ">" : "<"; };
+  if (auto f = dyn_cast_or_null<arith::CmpFOp>(cmp)) {
+    using P = arith::CmpFPredicate;
+    if (f.getPredicate() == P::OGT || f.getPredicate() == P::UGT)
+      strict(true);
+    else if (f.getPredicate() == P::OLT || f.getPredicate() == P::ULT)
+      strict(false);
+  } else if (auto i = dyn_cast_or_null<arith::CmpIOp>(cmp)) {
+    if (i.getPredicate() == arith::CmpIPredicate::sgt)
+      strict(true);
+    else if (i.getPredicate() == arith::CmpIPredicate::slt)
+      strict(false);
+  }
+  if (relation.empty() || cmp->getOperand(0) != candidate ||
+      cmp->getOperand(1) != accValue) {
+    fail("an argmax or argmin whose comparison is not strict `value > "
+         "best` (or `<`)");
+    return;
+  }
+  // The selected index must be a reduction loop's index (maybe cast).
+  Value index = indexSelect.getTrueValue();
+  while (isa_and_nonnull<arith::IndexCastOp, arith::ExtSIOp>(
+      index.getDefiningOp()))
+    index = index.getDefiningOp()->getOperand(0);
+  auto loop = index.getDefiningOp<linalg::IndexOp>();
+  if (!loop || op.getIteratorTypesArray()[loop.getDim()] !=
+                   utils::IteratorType::reduction) {
+    fail("an argmax or argmin that does not select a reduction loop's "
+         "index");
+    return;
+  }
+  Type valueType = accValue.getType(), indexType = accIndex.getType();
+  std::string worst = relation == ">" ? "float(\"-inf\")" : "float(\"inf\")";
+  if (!isa<FloatType>(valueType)) {
+    fail("an argmax or argmin over integers");
+    return;
+  }
+  std::string best = fresh("best"), where = fresh("at");
+  code.line(best + " = tl.full([R, BI], " + worst + ", " + tlType(valueType) +
+            ")");
+  code.line(where + " = tl.zeros([R, BI], " + tlType(indexType) + ")");
+  code.line(llvm::formatv("for start in range(0, {0}, BI):", numCols).str());
+  ++code.indent;
+  openColumns("start");
+  Context ctx = rowCtx(true);
+  DenseMap<Value, std::string> vars;
+  std::string v = evalValue(op, candidate, loopIndices(true), ctx, vars);
+  std::string i =
+      evalValue(op, indexSelect.getTrueValue(), loopIndices(true), ctx, vars);
+  std::string take = fresh("take");
+  code.line(take + " = mask2 & (" + v + " " + relation + " " + best + ")");
+  code.line(best + " = tl.where(" + take + ", " + v + ", " + best + ")");
+  code.line(where + " = tl.where(" + take + ", tl.cast(" + i + ", " +
+            tlType(indexType) + "), " + where + ")");
+  --code.indent;
+  std::string extremum = fresh("row"), position = fresh("row");
+  code.line(extremum + " = " + (relation == ">" ? "tl.max" : "tl.min") + "(" +
+            best + ", axis=1)");
+  std::string none = indexType.isInteger(64) ? "2 ** 62" : "2 ** 30";
+  code.line(position + " = tl.min(tl.where(" + best + " == " + extremum +
+            "[:, None], " + where + ", " + none + "), axis=1)");
+  Context rctx = rowCtx(false);
+  SmallVector<std::string> rowLoops = loopIndices(false);
+  AffineMap valueMap = op.getIndexingMapMatchingResult(op->getResult(0));
+  AffineMap indexMap = op.getIndexingMapMatchingResult(op->getResult(1));
+  std::string initValue =
+      valueAt(op.getDpsInits()[0], apply(valueMap, rowLoops), rctx);
+  std::string initIndex =
+      valueAt(op.getDpsInits()[1], apply(indexMap, rowLoops), rctx);
+  std::string better = fresh("better");
+  code.line(better + " = " + extremum + " " + relation + " " + initValue);
+  std::string rowValue = fresh("row"), rowIndex = fresh("row");
+  code.line(rowValue + " = tl.where(" + better + ", " + extremum + ", " +
+            initValue + ")");
+  code.line(rowIndex + " = tl.where(" + better + ", " + position + ", " +
+            initIndex + ")");
+  for (auto [result, var, map] :
+       {std::make_tuple(op->getResult(0), rowValue, valueMap),
+        std::make_tuple(op->getResult(1), rowIndex, indexMap)}) {
+    RowValue row{var, {}};
+    for (AffineExpr expr : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      row.dims.push_back(dim ? static_cast<int64_t>(dim.getPosition()) : -1);
+    }
+    rowValues[result] = row;
+  }
+}
+
 Emitter::KernelText Emitter::emitRows(const Group &group) {
   KernelText out;
   // The program's loops: those of the reductions (all alike), or of the
@@ -887,6 +1048,12 @@ Emitter::KernelText Emitter::emitRows(const Group &group) {
 
   // The reductions, in order: one value per row each.
   for (linalg::LinalgOp op : reductions) {
+    if (op.getNumDpsInits() == 2) {
+      emitArgReduction(op, code, loopIndices, rowCtx, openColumns, numCols);
+      if (failedFlag)
+        return out;
+      continue;
+    }
     Operation *combine = nullptr;
     std::optional<Combiner> combiner = combinerOf(op, combine);
     if (!combiner || op->getNumResults() != 1) {

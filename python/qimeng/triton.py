@@ -106,6 +106,13 @@ def _check(args):
     failures = 0
     for entry in manifest(folder)["kernels"]:
         module = load_module(folder / entry["file"])
+        if args.device == "cpu" and any(
+                dtype == torch.bfloat16
+                for _, dtype in module.ARGUMENTS + module.RESULTS):
+            # Triton 3.6's interpreter computes bf16 wrongly (numpy has no
+            # bf16): only the GPU can check these.
+            print(f"{entry['kernel']}: skipped (bf16 needs a GPU to check)")
+            continue
         inputs = [_random(shape, dtype, "cpu", generator)
                   for shape, dtype in module.ARGUMENTS]
         expected = reference_module.function(entry["kernel"])(

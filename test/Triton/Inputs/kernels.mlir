@@ -185,3 +185,28 @@ func.func @int_clamp(%x: tensor<50xi32>) -> tensor<50xf32> {
   } -> tensor<50xf32>
   return %r : tensor<50xf32>
 }
+// Argmax over the middle dimension (the first maximum's index), ties made
+// likely by rounding.
+func.func @argmax_mid(%x: tensor<4x45x6xf32>) -> tensor<4x6xi64> {
+  %idx = tensor.empty() : tensor<4x6xi64>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ten = arith.constant 2.0 : f32
+  %ve = tensor.empty() : tensor<4x6xf32>
+  %v0 = linalg.fill ins(%ninf : f32) outs(%ve : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %i0 = linalg.fill ins(%c0 : i64) outs(%idx : tensor<4x6xi64>) -> tensor<4x6xi64>
+  %0:2 = linalg.generic {indexing_maps = [affine_map<(b, r, c) -> (b, r, c)>, affine_map<(b, r, c) -> (b, c)>, affine_map<(b, r, c) -> (b, c)>],
+                         iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<4x45x6xf32>) outs(%v0, %i0 : tensor<4x6xf32>, tensor<4x6xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %s = arith.mulf %a, %ten : f32
+    %t = math.floor %s : f32
+    %r = linalg.index 1 : index
+    %ri = arith.index_cast %r : index to i64
+    %gt = arith.cmpf ogt, %t, %m : f32
+    %nm = arith.select %gt, %t, %m : f32
+    %ni = arith.select %gt, %ri, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<4x6xf32>, tensor<4x6xi64>)
+  return %0#1 : tensor<4x6xi64>
+}
