@@ -9,6 +9,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Support/WriteFile.h"
 #include "QiMeng/Triton/TritonEmitter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,7 +72,7 @@ public:
         stem += "_";
       SmallString<128> path(outputDir);
       llvm::sys::path::append(path, stem + ".py");
-      if (failed(write(module, path, emitted->source)))
+      if (failed(writeTextFile(module, path, emitted->source)))
         return signalPassFailure();
       written.push_back(llvm::json::Object{
           {"kernel", kernel.getSymName()},
@@ -87,23 +88,9 @@ public:
                                      {"kernels", std::move(written)},
                                      {"skipped", std::move(skipped)}}))
        << "\n";
-    if (failed(write(module, manifest, text)))
+    if (failed(writeTextFile(module, manifest, text)))
       return signalPassFailure();
     markAllAnalysesPreserved();
-  }
-
-private:
-  LogicalResult write(ModuleOp module, StringRef path, StringRef text) {
-    if (llvm::Error error =
-            llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-              os << text;
-              return llvm::Error::success();
-            })) {
-      module.emitError() << "cannot write " << path << ": "
-                         << llvm::toString(std::move(error));
-      return failure();
-    }
-    return success();
   }
 };
 

@@ -22,6 +22,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Support/WriteFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -446,15 +447,8 @@ public:
       kernels.push_back(std::move(*entry));
     }
     std::string spec = emitSpec(kernels, skipped);
-    if (llvm::Error error =
-            llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
-              os << spec;
-              return llvm::Error::success();
-            })) {
-      module.emitError() << "cannot write " << output << ": "
-                         << llvm::toString(std::move(error));
+    if (failed(writeTextFile(module, output, spec)))
       return signalPassFailure();
-    }
     markAllAnalysesPreserved();
   }
 

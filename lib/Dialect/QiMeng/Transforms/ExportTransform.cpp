@@ -10,6 +10,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/MicroCoder/BuiltinMicroCoder.h"
+#include "QiMeng/Support/WriteFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -191,15 +192,8 @@ public:
     if (output.empty())
       return;
     std::string script = emitInterpreterScript(kernels);
-    if (llvm::Error error =
-            llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
-              os << script;
-              return llvm::Error::success();
-            })) {
-      module.emitError() << "cannot write " << output << ": "
-                         << llvm::toString(std::move(error));
+    if (failed(writeTextFile(module, output, script)))
       return signalPassFailure();
-    }
   }
 
 private:
