@@ -23,6 +23,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -353,18 +354,38 @@ bool Emitter::collectParams() {
   return true;
 }
 
+/// An affine expression over Python index expressions: windows
+/// (`oh + kh`), strides (`2 * oh`), tiles (`i floordiv 4`).
+static std::string affineString(AffineExpr expr, ArrayRef<std::string> dims,
+                                ArrayRef<std::string> symbols) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(cst.getValue());
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = affineString(binary.getLHS(), dims, symbols);
+  std::string rhs = affineString(binary.getRHS(), dims, symbols);
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + lhs + " // " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " % " + rhs + ")";
+  default: // CeilDiv
+    return "(-((-" + lhs + ") // " + rhs + "))";
+  }
+}
+
 SmallVector<std::string> Emitter::apply(AffineMap map,
                                         ArrayRef<std::string> loops) {
   SmallVector<std::string> index;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      index.push_back(loops[dim.getPosition()]);
-    else if (auto cst = dyn_cast<AffineConstantExpr>(expr))
-      index.push_back(std::to_string(cst.getValue()));
-    else
-      index.push_back(fail("an access that is not a projection of the loops "
-                           "(a window, a stride)"));
-  }
+  for (AffineExpr expr : map.getResults())
+    index.push_back(affineString(expr, loops, {}));
   return index;
 }
 
@@ -657,6 +678,12 @@ std::string Emitter::translate(Operation &op, ArrayRef<std::string> x,
   }
   if (auto index = dyn_cast<linalg::IndexOp>(op))
     return loops[index.getDim()];
+  if (auto affine = dyn_cast<affine::AffineApplyOp>(op)) {
+    AffineMap map = affine.getAffineMap();
+    return affineString(map.getResult(0),
+                        ArrayRef(x).take_front(map.getNumDims()),
+                        ArrayRef(x).drop_front(map.getNumDims()));
+  }
   if (isa<math::FPowIOp>(op)) {
     // x ** n: products for a small constant n (what `x ** 2` exports to).
     int64_t n = 0;

@@ -210,3 +210,45 @@ func.func @argmax_mid(%x: tensor<4x45x6xf32>) -> tensor<4x6xi64> {
   } -> (tensor<4x6xf32>, tensor<4x6xi64>)
   return %0#1 : tensor<4x6xi64>
 }
+// Windows: a padded convolution (QiMeng's prepare turns the pad into a
+// gather), a strided NCHW convolution, a depthwise one, max pooling.
+func.func @conv_padded(%x: tensor<2x9x9x3xf32>, %w: tensor<3x3x3x5xf32>, %y: tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %padded = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%n: index, %h: index, %w_: index, %c: index):
+    tensor.yield %zero : f32
+  } : tensor<2x9x9x3xf32> to tensor<2x11x11x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y : tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%padded, %w : tensor<2x11x11x3xf32>, tensor<3x3x3x5xf32>)
+      outs(%acc : tensor<2x9x9x5xf32>) -> tensor<2x9x9x5xf32>
+  return %0 : tensor<2x9x9x5xf32>
+}
+func.func @conv_nchw_stride2(%x: tensor<2x3x11x11xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x5x5xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x5x5xf32>) -> tensor<2x4x5x5xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x11x11xf32>, tensor<4x3x3x3xf32>)
+      outs(%acc : tensor<2x4x5x5xf32>) -> tensor<2x4x5x5xf32>
+  return %0 : tensor<2x4x5x5xf32>
+}
+func.func @depthwise(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x6xf32>) -> tensor<1x6x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x8x6xf32>, tensor<3x3x6xf32>)
+      outs(%acc : tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+func.func @maxpool(%x: tensor<2x8x8x3xf32>) -> tensor<2x4x4x3xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4x3xf32>
+  %acc = linalg.fill ins(%ninf : f32) outs(%e : tensor<2x4x4x3xf32>) -> tensor<2x4x4x3xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %0 = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %win : tensor<2x8x8x3xf32>, tensor<2x2xf32>)
+      outs(%acc : tensor<2x4x4x3xf32>) -> tensor<2x4x4x3xf32>
+  return %0 : tensor<2x4x4x3xf32>
+}
