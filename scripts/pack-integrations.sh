@@ -27,6 +27,7 @@ if [ ! -f "$wheels/$wheel" ]; then
 fi
 
 mkdir -p dist
+# A fresh staging directory (mktemp fills in the X's), removed on exit.
 stage=$(mktemp -d dist/.pack-integrations.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 root=$stage/qimeng-integrations

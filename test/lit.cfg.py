@@ -93,31 +93,28 @@ config.environment["QIMENG_HOME"] = config.qimeng_obj_root
 _venv_python = os.path.join(
     os.path.dirname(config.test_source_root), ".venv", "bin", "python"
 )
-if os.path.exists(_venv_python):
-    _probe = subprocess.run(
-        [_venv_python, "-c", "import torch, torch_mlir, qimeng.torch"],
+
+def _venv_imports(modules):
+    """Whether the checkout's .venv imports `modules` (a comma list)."""
+    return os.path.exists(_venv_python) and subprocess.run(
+        [_venv_python, "-c", "import " + modules],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-    )
-    if _probe.returncode == 0:
-        config.available_features.add("torch")
-        config.substitutions.append(("%torch_python", _venv_python))
+    ).returncode == 0
+
+
+if os.path.exists(_venv_python):
+    config.substitutions.append(("%venv_python", _venv_python))
+if _venv_imports("torch, torch_mlir, qimeng.torch"):
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch_python", _venv_python))
 
 # IREE (iree-base-compiler in the same .venv): QiMeng's tuning specs are
 # compiled with it (python -m qimeng.iree).
-_venv_iree = os.path.join(os.path.dirname(_venv_python), "iree-compile")
-if os.path.exists(_venv_python) and os.path.exists(_venv_iree):
+if os.path.exists(os.path.join(os.path.dirname(_venv_python), "iree-compile")):
     config.available_features.add("iree")
-    config.substitutions.append(("%venv_python", _venv_python))
 
 # Triton (a dependency of torch in the same .venv): emitted kernels are
 # compiled for sm_90 and run in Triton's interpreter.
-if os.path.exists(_venv_python):
-    _probe = subprocess.run(
-        [_venv_python, "-c", "import triton, qimeng.triton"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    if _probe.returncode == 0:
-        config.available_features.add("triton")
-        config.substitutions.append(("%triton_python", _venv_python))
+if _venv_imports("triton, qimeng.triton"):
+    config.available_features.add("triton")

@@ -164,10 +164,14 @@ struct Context {
   std::string mask;
   /// Variables already computed here: value + indices -> variable.
   llvm::StringMap<std::string> memo;
-  /// What the program's row index of program loop `d` is here, when the
-  /// context is inside a program's rows; (`p3[:, None]`, `p3`); empty
-  /// otherwise.
-  std::function<std::string(unsigned)> rowIndex;
+  /// Inside a rows-form program: its rows (`p3`), or its rows by a block
+  /// of columns (`p3[:, None]`).
+  bool inRows = false, full = false;
+
+  /// The program's row index of program loop `d` here.
+  std::string rowIndex(unsigned d) const {
+    return "p" + std::to_string(d) + (full ? "[:, None]" : "");
+  }
 };
 
 /// The reduction combiner of a reduction body.
@@ -240,10 +244,6 @@ private:
 
   bool collectParams();
   std::string valueAt(Value value, ArrayRef<std::string> index, Context &ctx);
-  DenseMap<Value, std::string> evalBody(linalg::LinalgOp op,
-                                        ArrayRef<std::string> loops,
-                                        Context &ctx, Operation *stop);
-  std::string varOf(const DenseMap<Value, std::string> &vars, Value value);
   std::string evalOp(linalg::LinalgOp op, unsigned result,
                      ArrayRef<std::string> loops, Context &ctx);
   std::string translate(Operation &op, ArrayRef<std::string> operands,
@@ -478,17 +478,14 @@ std::string Emitter::valueAt(Value value, ArrayRef<std::string> index,
     }
     result = valueAt(collapse.getSrc(), source, ctx);
   } else if (auto it = rowValues.find(value); it != rowValues.end()) {
-    if (!ctx.rowIndex)
+    if (!ctx.inRows)
       return fail("a reduction's result read outside its rows");
     auto type = cast<RankedTensorType>(value.getType());
     for (auto [d, loop] : llvm::enumerate(it->second.dims))
       if (loop >= 0 && type.getDimSize(d) != 1 &&
           index[d] != ctx.rowIndex(loop))
         return fail("a reduction's result read at another row than its own");
-    result = it->second.var;
-    std::string probe = ctx.rowIndex(0);
-    if (StringRef(probe).ends_with("[:, None]"))
-      result += "[:, None]";
+    result = it->second.var + (ctx.full ? "[:, None]" : "");
   } else if (contraction && value.getDefiningOp() == contraction) {
     if (SmallVector<std::string>(index) != contractionOut)
       return fail("the contraction's result read at other indices than its "
@@ -513,72 +510,11 @@ std::string Emitter::valueAt(Value value, ArrayRef<std::string> index,
   return result;
 }
 
-DenseMap<Value, std::string> Emitter::evalBody(linalg::LinalgOp op,
-                                               ArrayRef<std::string> loops,
-                                               Context &ctx, Operation *stop) {
-  Block *body = op.getBlock();
-  DenseMap<Value, std::string> vars;
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument arg = op.getMatchingBlockArgument(&operand);
-    // The accumulator of a reduction (read only by its combiner, `stop`)
-    // is the caller's.
-    if (arg.use_empty() || (stop && op.isDpsInit(&operand)))
-      continue;
-    vars[arg] = valueAt(operand.get(),
-                        apply(op.getMatchingIndexingMap(&operand), loops), ctx);
-  }
-  for (Operation &inner : body->without_terminator()) {
-    if (&inner == stop || failedFlag)
-      break;
-    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
-      // A gather: the tensor's value at the indices the body computed.
-      SmallVector<std::string> indices;
-      for (Value index : extract.getIndices())
-        indices.push_back(varOf(vars, index));
-      vars[extract.getResult()] = valueAt(extract.getTensor(), indices, ctx);
-      continue;
-    }
-    SmallVector<std::string> operands;
-    for (Value operand : inner.getOperands()) {
-      if (auto it = vars.find(operand); it != vars.end()) {
-        operands.push_back(it->second);
-        continue;
-      }
-      // A value from outside the body: a scalar constant.
-      auto cst = operand.getDefiningOp<arith::ConstantOp>();
-      std::string lit = cst ? literal(cst.getValue()) : "";
-      if (lit.empty()) {
-        fail("a body reads a value from outside that is not a scalar "
-             "constant");
-        return vars;
-      }
-      operands.push_back(lit);
-    }
-    if (inner.getNumResults() != 1) {
-      fail("'" + inner.getName().getStringRef() + "' has several results");
-      return vars;
-    }
-    std::string expr = translate(inner, operands, loops);
-    std::string var = fresh("t");
-    ctx.code->line(var + " = " + expr);
-    vars[inner.getResult(0)] = var;
-  }
-  return vars;
-}
-
-std::string Emitter::varOf(const DenseMap<Value, std::string> &vars,
-                           Value value) {
-  if (auto it = vars.find(value); it != vars.end())
-    return it->second;
-  auto cst = value.getDefiningOp<arith::ConstantOp>();
-  std::string lit = cst ? literal(cst.getValue()) : "";
-  return lit.empty() ? fail("a body that yields a value from outside") : lit;
-}
-
 std::string Emitter::evalOp(linalg::LinalgOp op, unsigned result,
                             ArrayRef<std::string> loops, Context &ctx) {
-  DenseMap<Value, std::string> vars = evalBody(op, loops, ctx, nullptr);
-  return varOf(vars, op.getBlock()->getTerminator()->getOperand(result));
+  DenseMap<Value, std::string> vars;
+  return evalValue(op, op.getBlock()->getTerminator()->getOperand(result),
+                   loops, ctx, vars);
 }
 
 std::string Emitter::translate(Operation &op, ArrayRef<std::string> x,
@@ -848,9 +784,10 @@ std::string Emitter::evalValue(linalg::LinalgOp op, Value value,
     if (arg.getOwner() != op.getBlock())
       return fail("a body argument of another op");
     OpOperand *operand = op.getMatchingOpOperand(arg);
-    if (op.isDpsInit(operand))
-      return fail("an arg-reduction whose selected values read the "
-                  "accumulators");
+    // An elementwise op may read its output; a reduction's combined value
+    // may not read the accumulator.
+    if (op.isDpsInit(operand) && op.getNumReductionLoops() > 0)
+      return fail("a reduction whose combined value reads its accumulator");
     result = valueAt(operand->get(),
                      apply(op.getMatchingIndexingMap(operand), loops), ctx);
   } else if (value.getParentBlock() != op.getBlock()) {
@@ -861,14 +798,19 @@ std::string Emitter::evalValue(linalg::LinalgOp op, Value value,
                   "constant");
   } else {
     Operation *def = value.getDefiningOp();
+    if (def->getNumResults() != 1)
+      return fail("'" + def->getName().getStringRef() +
+                  "' has several results");
+    // A gather reads its tensor at the indices; other ops, their operands.
+    auto extract = dyn_cast<tensor::ExtractOp>(def);
     SmallVector<std::string> operands;
-    for (Value operand : def->getOperands())
+    for (Value operand : extract ? ValueRange(extract.getIndices())
+                                 : ValueRange(def->getOperands()))
       operands.push_back(evalValue(op, operand, loops, ctx, vars));
     if (failedFlag)
       return "0";
-    if (auto extract = dyn_cast<tensor::ExtractOp>(def)) {
-      result =
-          valueAt(extract.getTensor(), ArrayRef(operands).drop_front(), ctx);
+    if (extract) {
+      result = valueAt(extract.getTensor(), operands, ctx);
     } else {
       result = fresh("t");
       ctx.code->line(result + " = " + translate(*def, operands, loops));
@@ -1059,11 +1001,7 @@ Emitter::KernelText Emitter::emitRows(const Group &group) {
     return loops;
   };
   auto rowCtx = [&](bool full) {
-    Context ctx{&code, full ? "mask2" : "rmask", {}, nullptr};
-    ctx.rowIndex = [full](unsigned d) {
-      return "p" + std::to_string(d) + (full ? "[:, None]" : "");
-    };
-    return ctx;
+    return Context{&code, full ? "mask2" : "rmask", {}, true, full};
   };
   auto openColumns = [&](StringRef start) {
     code.line("cols = " + start.str() + " + tl.arange(0, BI)");
@@ -1098,13 +1036,14 @@ Emitter::KernelText Emitter::emitRows(const Group &group) {
     ++code.indent;
     openColumns("start");
     Context ctx = rowCtx(true);
-    DenseMap<Value, std::string> vars =
-        evalBody(op, loopIndices(true), ctx, combine);
     // The value combined into the accumulator.
     BlockArgument accArg = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+    DenseMap<Value, std::string> vars;
     std::string part =
-        varOf(vars, combine->getOperand(0) == accArg ? combine->getOperand(1)
-                                                     : combine->getOperand(0));
+        evalValue(op,
+                  combine->getOperand(0) == accArg ? combine->getOperand(1)
+                                                   : combine->getOperand(0),
+                  loopIndices(true), ctx, vars);
     code.line(llvm::formatv("{0} = {1}", acc,
                             combiner->combine == "+"
                                 ? acc + " + tl.where(mask2, " + part + ", " +
@@ -1268,7 +1207,7 @@ Emitter::KernelText Emitter::emitMatmul(const Group &group) {
     AffineMap map = op.getMatchingIndexingMap(operand);
     if (map.isFunctionOfDim(unused))
       return fail("a contraction operand read along the other operand's loop");
-    Context ctx{&code, mask.str(), {}, nullptr};
+    Context ctx{&code, mask.str(), {}};
     std::string tile = valueAt(operand->get(), apply(map, loops), ctx);
     std::string var = fresh("op");
     code.line(var + " = tl.broadcast_to(tl.cast(" + tile + ", " +
@@ -1283,7 +1222,7 @@ Emitter::KernelText Emitter::emitMatmul(const Group &group) {
   --code.indent;
 
   // The epilogue: the accumulator plus its init, elementwise consumers.
-  Context ctx{&code, "mM[:, None] & mN[None, :]", {}, nullptr};
+  Context ctx{&code, "mM[:, None] & mN[None, :]", {}};
   AffineMap outMap = op.getIndexingMapMatchingResult(op->getResult(0));
   SmallVector<std::string> loops = loopsFor("om[:, None]", "on[None, :]", "0");
   contractionOut = apply(outMap, loops);

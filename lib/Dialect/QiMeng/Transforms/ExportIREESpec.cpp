@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Support/DebugStringHelper.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
@@ -58,13 +59,6 @@ struct SpecKernel {
   SmallVector<int64_t> batch, m, n, k;
   TileAndFuseConfig config;
 };
-
-std::string typeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  type.print(os);
-  return s;
-}
 
 std::string list(ArrayRef<int64_t> values) {
   return "[" +
@@ -476,9 +470,12 @@ private:
     }
     SpecKernel k;
     k.kernel = kernel.getSymName().str();
-    k.lhsType = typeName(getElementTypeOrSelf(op.getDpsInputs()[0].getType()));
-    k.rhsType = typeName(getElementTypeOrSelf(op.getDpsInputs()[1].getType()));
-    k.outType = typeName(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
+    k.lhsType =
+        debugString(getElementTypeOrSelf(op.getDpsInputs()[0].getType()));
+    k.rhsType =
+        debugString(getElementTypeOrSelf(op.getDpsInputs()[1].getType()));
+    k.outType =
+        debugString(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
     for (auto [from, to] :
          {std::make_pair(&dims.batch, &k.batch), std::make_pair(&dims.m, &k.m),
           std::make_pair(&dims.n, &k.n), std::make_pair(&dims.k, &k.k)})

@@ -80,12 +80,13 @@ void emitSplit(llvm::raw_ostream &os, StringRef source,
 
 /// Matches the linalg ops of the function `func` (a handle) against the
 /// planned ones: their count, then each op's name. The handles are named
-/// with `suffix` (%ops<suffix>, %count<suffix>) and the roots
-/// `<rootPrefix><i>`, which are returned. The script fails on an input that
-/// is not the one planned.
+/// after the kernel (%ops_<kernel>, %count_<kernel>) and the roots
+/// `%root_<kernel>_<i>`, which are returned. The script fails on an input
+/// that is not the one planned.
 SmallVector<std::string> emitRootMatch(llvm::raw_ostream &os,
-                                       const KernelExport &k, StringRef func,
-                                       StringRef suffix, StringRef rootPrefix) {
+                                       const KernelExport &k, StringRef func) {
+  std::string suffix = "_" + k.name;
+  std::string rootPrefix = "%root_" + k.name + "_";
   os << llvm::formatv("    %ops{0} = transform.structured.match "
                       "interface{{LinalgOp} in {1} : (!transform.any_op) -> "
                       "!transform.any_op\n",
@@ -105,8 +106,8 @@ SmallVector<std::string> emitRootMatch(llvm::raw_ostream &os,
                       k.name, k.roots.size(), suffix);
   SmallVector<std::string> names;
   for (size_t i = 0; i < k.roots.size(); ++i)
-    names.push_back((rootPrefix + llvm::Twine(i)).str());
-  emitSplit(os, ("%ops" + suffix).str(), names);
+    names.push_back(rootPrefix + std::to_string(i));
+  emitSplit(os, "%ops" + suffix, names);
   for (auto [name, root] : llvm::zip(names, k.roots))
     os << llvm::formatv("    transform.match.operation_name {0} [{1}] : "
                         "!transform.any_op\n",
@@ -119,8 +120,7 @@ SmallVector<std::string> emitRootMatch(llvm::raw_ostream &os,
 std::string emitTagging(const KernelExport &k, StringRef func) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  SmallVector<std::string> names =
-      emitRootMatch(os, k, func, "_" + k.name, "%root_" + k.name + "_");
+  SmallVector<std::string> names = emitRootMatch(os, k, func);
   for (auto [i, root] : llvm::enumerate(k.roots))
     os << llvm::formatv("    %tag_{0}_{1} = transform.param.constant {2} -> "
                         "!transform.any_param\n"
