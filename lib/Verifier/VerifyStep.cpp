@@ -3,8 +3,8 @@
 #include "QiMeng/Verifier/VerifyStep.h"
 #include "QiMeng/Verifier/Protocol.h"
 
+#include "QiMeng/Support/RunProcess.h"
 #include "QiMeng/Support/TempDirectory.h"
-#include "QiMeng/Support/WaitChild.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -15,11 +15,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <csignal>
 #include <cstdlib>
-#include <sys/wait.h>
-
-extern char **environ;
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -106,63 +102,6 @@ static void appendCheckOptions(const StepOptions &options,
     if (!options.timeReference)
       args.push_back("--no-reference-timing");
   }
-}
-
-/// The CUDA_VISIBLE_DEVICES entry of the GPU this process numbers `ordinal`:
-/// the ordinal-th entry of its own CUDA_VISIBLE_DEVICES when set (ordinals
-/// count the visible GPUs only), else the ordinal itself.
-static std::string getVisibleDevice(int ordinal) {
-  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  if (!visible || !*visible)
-    return std::to_string(ordinal);
-  SmallVector<StringRef> entries;
-  StringRef(visible).split(entries, ',');
-  if (ordinal >= 0 && size_t(ordinal) < entries.size())
-    return entries[ordinal].trim().str();
-  return std::to_string(ordinal);
-}
-
-/// Runs `args` (tool first) with its output in `logPath`, on GPU `device`
-/// when given (the only one it sees), killed after `seconds`. Returns the
-/// exit code (-1 when it could not be started: `execError` says why; -2
-/// when it was killed). Waits by polling its own child: several threads may
-/// run tools at once (one per GPU), and a wait with a time limit through
-/// llvm::sys::Wait would share the process's one alarm among them.
-static int runTool(const std::string &tool, ArrayRef<std::string> args,
-                   StringRef logPath, std::optional<int> device,
-                   unsigned seconds, std::string *execError = nullptr) {
-  SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), logPath,
-                                                logPath};
-  std::optional<SmallVector<llvm::StringRef>> environment;
-  std::vector<std::string> variables;
-  if (device) {
-    for (char **var = environ; *var; ++var)
-      if (!llvm::StringRef(*var).starts_with("CUDA_VISIBLE_DEVICES="))
-        variables.push_back(*var);
-    variables.push_back("CUDA_VISIBLE_DEVICES=" + getVisibleDevice(*device));
-    environment.emplace(variables.begin(), variables.end());
-  }
-  bool failed = false;
-  llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
-      tool, argRefs,
-      environment ? std::optional<llvm::ArrayRef<llvm::StringRef>>(*environment)
-                  : std::nullopt,
-      redirects, 0, execError, &failed);
-  if (failed || child.Pid == llvm::sys::ProcessInfo::InvalidPid)
-    return -1;
-  int status = 0;
-  switch (waitForChild(child.Pid, seconds, status)) {
-  case ChildEnd::Ended:
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
-  case ChildEnd::TimedOut:
-    return -2;
-  case ChildEnd::Lost:
-    if (execError)
-      *execError = "lost the child process";
-    return -1;
-  }
-  return -1;
 }
 
 /// A qimeng-run report's status as a step's verdict: the candidate's fault
@@ -256,9 +195,9 @@ StepResult mlir::qimeng::verifyStepFiles(llvm::StringRef candidatePath,
       "--report=" + reportPath};
   appendCheckOptions(options, args);
   std::string execError;
-  int code = runTool(tool, args, logPath, options.device,
-                     options.timeoutSeconds + 60, &execError);
-  if (code == -1)
+  int code = runProcess(tool, args, logPath, options.device,
+                        options.timeoutSeconds + 60, &execError);
+  if (code == kProcessNotStarted)
     return couldNotRun("cannot run " + tool + ": " + execError);
 
   auto report = llvm::MemoryBuffer::getFile(reportPath);
@@ -342,8 +281,8 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
     appendCheckOptions(options, args);
     std::string execError;
     int code =
-        runTool(tool, args, logPath, options.device, limit + 60, &execError);
-    if (code == -1)
+        runProcess(tool, args, logPath, options.device, limit + 60, &execError);
+    if (code == kProcessNotStarted)
       return couldNotRunFrom(next, "cannot run " + tool + ": " + execError);
     // One line per candidate done, in order; a line with status "error"
     // is the candidate that stopped the run.
@@ -408,9 +347,9 @@ mlir::qimeng::verifyStepBatch(llvm::ArrayRef<std::string> candidates,
     // Only a crash or a time-out is the next candidate's doing; anything
     // else (no GPU, a reference that fails, a tool that stopped early) says
     // nothing about the candidates left.
-    bool candidateFault = status == protocol::kCrash ||
-                          status == protocol::kTimeout || code == -2 ||
-                          (status == protocol::kError && code == 3);
+    bool candidateFault =
+        status == protocol::kCrash || status == protocol::kTimeout ||
+        code == kProcessKilled || (status == protocol::kError && code == 3);
     if (!candidateFault)
       return couldNotRunFrom(next + done, message);
     // Candidate `next + done` stopped the run (its line may say why).
