@@ -141,7 +141,13 @@ static constexpr llvm::StringLiteral kCpuPrepare =
 static constexpr llvm::StringLiteral kCpuPipeline =
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,"
-    "qimeng-record-signatures,convert-linalg-to-loops,lower-affine,"
+    "qimeng-record-signatures,convert-linalg-to-loops,"
+    // Arithmetic on bf16 and f16 in f32, rounded after each operation (the
+    // GPU's result), and bf16 conversions as integer code: the host's libgcc
+    // need not have the soft-float bf16 routines.
+    "math-extend-to-supported-types{target-type=f32},"
+    "arith-emulate-unsupported-floats{source-types=bf16,f16 target-type=f32},"
+    "arith-expand{include-bf16=true},lower-affine,"
     "convert-scf-to-cf,expand-strided-metadata,convert-math-to-llvm,"
     "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
