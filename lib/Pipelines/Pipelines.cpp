@@ -103,7 +103,10 @@ void announce(bool naive) {
       (config.baseURL.empty() ? llvm::Twine() : " at " + config.baseURL) +
       " (cache " + qimeng::llm::stringifyCacheMode(config.cacheMode) +
       "); micro-coder: " +
-      (session.useLLMMicroCoder() ? "llm, verified step by step" : "built-in"));
+      (session.useLLMMicroCoder()    ? "llm, verified step by step"
+       : session.useLLMTritonCoder() ? "built-in; Triton modules by the llm, "
+                                       "each verified"
+                                     : "built-in"));
 }
 
 /// Kernels on tensors become kernels on memrefs (function boundaries too),

@@ -9,6 +9,8 @@
 #include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::qimeng;
 
@@ -19,7 +21,9 @@ struct CompileCLOptions {
   llvm::cl::opt<std::string> microCoder{
       "micro-coder",
       llvm::cl::desc("Who writes each step: builtin (MLIR's transformations), "
-                     "llm, or auto (llm when an endpoint is configured)"),
+                     "llm, auto (llm when an endpoint is configured), or "
+                     "llm-triton (the LLM writes the Triton modules of "
+                     "--qimeng-emit-triton)"),
       llvm::cl::init("auto"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> report{
       "qimeng-report",
@@ -85,6 +89,12 @@ struct CompileCLOptions {
       llvm::cl::desc("Write every planned kernel as a @triton.jit kernel "
                      "and launcher (a Python module) into this directory"),
       llvm::cl::value_desc("dir"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> tritonPython{
+      "triton-python",
+      llvm::cl::desc("The Python (with torch, triton and the qimeng package) "
+                     "that verifies LLM-written Triton modules (default "
+                     "$QIMENG_PYTHON, else python3)"),
+      llvm::cl::value_desc("python"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> exportIREESpec{
       "qimeng-export-iree-spec",
       llvm::cl::desc("Write the plans of contraction kernels as a tuning "
@@ -108,11 +118,14 @@ void mlir::qimeng::registerCompileOptions() {
 CompileSession::CompileSession() {
   if (clOptions.isConstructed()) {
     llvm::StringRef kind = clOptions->microCoder;
-    options.microCoder = kind == "builtin" ? MicroCoderKind::Builtin
-                         : kind == "llm"   ? MicroCoderKind::LLM
-                                           : MicroCoderKind::Auto;
-    if (kind != "builtin" && kind != "llm" && kind != "auto")
-      llmError = "--micro-coder must be builtin, llm or auto, got '" +
+    options.microCoder = kind == "builtin"      ? MicroCoderKind::Builtin
+                         : kind == "llm"        ? MicroCoderKind::LLM
+                         : kind == "llm-triton" ? MicroCoderKind::LLMTriton
+                                                : MicroCoderKind::Auto;
+    if (kind != "builtin" && kind != "llm" && kind != "auto" &&
+        kind != "llm-triton")
+      llmError = "--micro-coder must be builtin, llm, auto or llm-triton, "
+                 "got '" +
                  kind.str() + "'";
     options.reportPath = clOptions->report;
     options.requireGpuVerification = clOptions->requireGpu;
@@ -128,6 +141,11 @@ CompileSession::CompileSession() {
     options.exportTransform = clOptions->exportTransform;
     options.exportIREESpec = clOptions->exportIREESpec;
     options.emitTriton = clOptions->emitTriton;
+    if (!clOptions->tritonPython.empty())
+      options.tritonPython = clOptions->tritonPython;
+    else if (const char *python = std::getenv("QIMENG_PYTHON");
+             python && *python)
+      options.tritonPython = python;
   }
   // The built-in paths only: no tuned plans either.
   if (llmDisabled)
@@ -159,6 +177,13 @@ CompileSession::CompileSession() {
   }
   if (llmError.empty() && options.microCoder == MicroCoderKind::LLM && !client)
     llmError = "--micro-coder=llm needs an LLM endpoint (docs/llm.md)";
+  if (llmError.empty() && options.microCoder == MicroCoderKind::LLMTriton) {
+    if (options.emitTriton.empty())
+      llmError = "--micro-coder=llm-triton writes the modules of "
+                 "--qimeng-emit-triton=DIR: give that option too";
+    else if (!client)
+      llmError = "--micro-coder=llm-triton needs an LLM endpoint (docs/llm.md)";
+  }
   if (!llmError.empty())
     llmInfo["error"] = llmError;
   report["llm"] = llmInfo;
@@ -173,7 +198,12 @@ CompileSession &CompileSession::get() {
 
 bool CompileSession::useLLMMicroCoder() const {
   // --micro-coder=llm without a client is a configuration error (llmError).
-  return client && options.microCoder != MicroCoderKind::Builtin;
+  return client && (options.microCoder == MicroCoderKind::LLM ||
+                    options.microCoder == MicroCoderKind::Auto);
+}
+
+bool CompileSession::useLLMTritonCoder() const {
+  return client && options.microCoder == MicroCoderKind::LLMTriton;
 }
 
 nlohmann::json &CompileSession::kernelReport(llvm::StringRef kernel) {

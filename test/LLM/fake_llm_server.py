@@ -17,6 +17,8 @@ A step is an object:
   {"openai": {"mlir_file": "F"}}
       content {"mlir": <the text of F>} (the micro-coder's reply shape); F is
       relative to the script's directory
+  {"openai": {"python_file": "F"}}
+      content {"python": <the text of F>} (the Triton micro-coder's shape)
   {"status": 429, "headers": {"retry-after": "0"}, "body": {...} or "text"}
   {"delay": SECONDS, ...}   wait before answering (time-out tests)
   {"reset": true}           close the connection without an answer
@@ -37,9 +39,10 @@ import time
 
 def openai_body(spec, base):
     content = spec.get("content")
-    if "mlir_file" in spec:
-        with open(os.path.join(base, spec["mlir_file"])) as f:
-            content = json.dumps({"mlir": f.read()})
+    for key, field in (("mlir_file", "mlir"), ("python_file", "python")):
+        if key in spec:
+            with open(os.path.join(base, spec[key])) as f:
+                content = json.dumps({field: f.read()})
     message = {"role": "assistant", "content": content}
     if "refusal" in spec:
         message["refusal"] = spec["refusal"]

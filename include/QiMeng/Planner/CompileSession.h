@@ -24,7 +24,14 @@
 
 namespace mlir::qimeng {
 
-enum class MicroCoderKind { Builtin, LLM, Auto };
+enum class MicroCoderKind {
+  Builtin,
+  LLM,
+  Auto,
+  /// The LLM writes the Triton modules of --qimeng-emit-triton; the MLIR
+  /// kernels are the built-in micro-coder's.
+  LLMTriton
+};
 
 struct CompileOptions {
   MicroCoderKind microCoder = MicroCoderKind::Auto;
@@ -55,6 +62,9 @@ struct CompileOptions {
   std::string exportTransform, exportIREESpec;
   /// --qimeng-emit-triton: the directory for Triton modules.
   std::string emitTriton;
+  /// The Python that verifies LLM-written Triton modules (torch, triton and
+  /// the qimeng package): --triton-python, else $QIMENG_PYTHON, else python3.
+  std::string tritonPython = "python3";
 };
 
 /// Registers --micro-coder, --qimeng-report, --require-gpu-verification,
@@ -79,8 +89,10 @@ public:
   /// Why the configuration could not be used ("" when it could).
   const std::string &getLLMError() const { return llmError; }
   const CompileOptions &getOptions() const { return options; }
-  /// Whether micro-coding asks the LLM.
+  /// Whether micro-coding (of the MLIR kernels) asks the LLM.
   bool useLLMMicroCoder() const;
+  /// Whether the LLM writes the Triton modules (--micro-coder=llm-triton).
+  bool useLLMTritonCoder() const;
 
   /// The report object of `kernel` (created empty); lock getMutex() while
   /// using it from several threads.

@@ -3,14 +3,18 @@
 // For every kernel with a plan, writes `<dir>/<kernel>.py`: a @triton.jit
 // kernel realizing the plan and a launcher on torch tensors
 // (lib/Triton, docs/triton.md), and `<dir>/manifest.json`: which kernels
-// were written, and why the others were not.
+// were written, by whom, and why the others were not. With
+// --micro-coder=llm-triton the LLM writes each module, verified before it
+// is taken (TritonMicroCoder.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/QiMengOps.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Support/WriteFile.h"
 #include "QiMeng/Triton/TritonEmitter.h"
+#include "QiMeng/Triton/TritonMicroCoder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,6 +55,17 @@ public:
     }
     llvm::json::Array written, skipped;
     llvm::StringSet<> stems;
+    CompileSession &session = CompileSession::get();
+    const CompileOptions &settings = session.getOptions();
+    triton::TritonCoderOptions coder;
+    if (session.useLLMTritonCoder()) {
+      coder.client = session.getClient();
+      coder.rounds = settings.codeRounds;
+      coder.python = settings.tritonPython;
+      coder.allowUnverified = settings.allowUnverified;
+      coder.requireGpuVerification = settings.requireGpuVerification;
+      coder.progress = [&](const Twine &line) { session.progress(line); };
+    }
     for (PlanOp plan : module.getOps<PlanOp>()) {
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       if (!kernel) {
@@ -67,16 +82,32 @@ public:
                                              {"reason", why}});
         continue;
       }
+      std::string source = emitted->source, writtenBy = "builtin";
+      if (coder.client) {
+        nlohmann::json report;
+        FailureOr<std::string> coded = triton::microCodeTriton(
+            kernel, plan, emitted->source, coder, report);
+        writtenBy = report.value("result", "builtin");
+        {
+          std::lock_guard<std::mutex> lock(session.getMutex());
+          session.kernelReport(kernel.getSymName())["triton_micro_coding"] =
+              report;
+        }
+        if (failed(coded))
+          return signalPassFailure();
+        source = std::move(*coded);
+      }
       std::string stem = fileStem(kernel.getSymName());
       while (!stems.insert(stem).second)
         stem += "_";
       SmallString<128> path(outputDir);
       llvm::sys::path::append(path, stem + ".py");
-      if (failed(writeTextFile(module, path, emitted->source)))
+      if (failed(writeTextFile(module, path, source)))
         return signalPassFailure();
       written.push_back(llvm::json::Object{
           {"kernel", kernel.getSymName()},
           {"file", stem + ".py"},
+          {"written_by", writtenBy},
           {"form",
            emitted->form == triton::KernelForm::Matmul ? "matmul" : "rows"}});
     }
