@@ -22,6 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -46,6 +47,38 @@ struct DecomposeAggregate
     return success();
   }
 };
+
+/// The last index of `source` along dimension `d` (its size minus one).
+Value getLastIndex(OpBuilder &b, Location loc, Value source, int64_t d) {
+  return arith::SubIOp::create(
+      b, loc,
+      getValueOrCreateConstantIndexOp(b, loc,
+                                      tensor::getMixedSize(b, loc, source, d)),
+      arith::ConstantIndexOp::create(b, loc, 1));
+}
+
+/// A linalg.generic that writes each element of `init` (of `type`), all its
+/// loops parallel: the value `element` builds from the element's indices
+/// (linalg.index) and its value in `init`. The form of the gathers below
+/// (pads, inserts, concatenations), which read their sources at computed,
+/// clamped indices.
+linalg::GenericOp buildGather(
+    OpBuilder &b, Location loc, RankedTensorType type, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> element) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+      b, loc, type, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < rank; ++d)
+          indices.push_back(linalg::IndexOp::create(nested, loc, d));
+        linalg::YieldOp::create(nested, loc,
+                                element(nested, loc, indices, args.front()));
+      });
+}
 
 /// Rewrites `tensor.pad` with static low padding and a constant padding value
 /// into a linalg.generic: out[i] = in-bounds(i - low) ? src[clamp(i - low)] :
@@ -81,35 +114,25 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
     Value empty = tensor::EmptyOp::create(rewriter, loc, resultSizes.front(),
                                           resultType.getElementType());
     Value source = pad.getSource();
-    // The last index of the source along each dimension.
     SmallVector<Value> lastIndex;
-    for (int64_t d = 0; d < rank; ++d) {
-      Value size = getValueOrCreateConstantIndexOp(
-          rewriter, loc, tensor::getMixedSize(rewriter, loc, source, d));
-      lastIndex.push_back(arith::SubIOp::create(
-          rewriter, loc, size,
-          arith::ConstantIndexOp::create(rewriter, loc, 1)));
-    }
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, ValueRange{}, ValueRange{empty}, maps,
-        iterators, [&](OpBuilder &b, Location loc, ValueRange) {
+    for (int64_t d = 0; d < rank; ++d)
+      lastIndex.push_back(getLastIndex(rewriter, loc, source, d));
+    auto generic = buildGather(
+        rewriter, loc, resultType, empty,
+        [&](OpBuilder &b, Location loc, ValueRange at, Value) -> Value {
           Value zero = arith::ConstantIndexOp::create(b, loc, 0);
           Value inBounds;
           SmallVector<Value> indices;
           for (int64_t d = 0; d < rank; ++d) {
-            Value i = linalg::IndexOp::create(b, loc, d);
             // A dimension without padding is read as it is.
             if (low[d] == 0 &&
                 isConstantIntValue(pad.getMixedHighPad()[d], 0)) {
-              indices.push_back(i);
+              indices.push_back(at[d]);
               continue;
             }
             Value lowD = arith::ConstantIndexOp::create(b, loc, low[d]);
             Value last = lastIndex[d];
-            Value src = arith::SubIOp::create(b, loc, i, lowD);
+            Value src = arith::SubIOp::create(b, loc, at[d], lowD);
             Value geZero = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::sge, src, zero);
             Value leLast = arith::CmpIOp::create(
@@ -122,13 +145,163 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
             indices.push_back(clamped);
           }
           Value value = tensor::ExtractOp::create(b, loc, source, indices);
-          Value result = inBounds ? arith::SelectOp::create(b, loc, inBounds,
-                                                            value, padValue)
-                                        .getResult()
-                                  : value;
-          linalg::YieldOp::create(b, loc, result);
+          return inBounds ? arith::SelectOp::create(b, loc, inBounds, value,
+                                                    padValue)
+                                .getResult()
+                          : value;
         });
     rewriter.replaceOp(pad, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Rewrites a `tensor.insert_slice` at a function's top level with static
+/// offsets and strides into a linalg.generic over the destination:
+/// out[i] = i on the slice's lattice ? src[(i - offset) / stride] : dest[i],
+/// dest[i] being the fill value when a linalg.fill makes the destination
+/// (torch-mlir's transposed convolutions spread their input into a zero
+/// tensor this way). Bufferized as it is, the insert would become a
+/// memref.copy into a strided view: a call on the host, which cannot reach
+/// device buffers. Source reads use clamped indices, so they stay in bounds;
+/// dimensions the slice drops are matched at their offset.
+struct InsertSliceToGeneric : public OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<func::FuncOp>(insert->getParentOp()))
+      return rewriter.notifyMatchFailure(insert, "not at a function's top");
+    RankedTensorType destType = insert.getDestType();
+    int64_t rank = destType.getRank();
+    if (rank == 0)
+      return rewriter.notifyMatchFailure(insert, "rank-0 destination");
+    SmallVector<int64_t> offsets, strides;
+    for (auto [offset, stride] :
+         llvm::zip(insert.getMixedOffsets(), insert.getMixedStrides())) {
+      std::optional<int64_t> o = getConstantIntValue(offset);
+      std::optional<int64_t> s = getConstantIntValue(stride);
+      if (!o || !s || *s <= 0)
+        return rewriter.notifyMatchFailure(insert, "dynamic offset or stride");
+      offsets.push_back(*o);
+      strides.push_back(*s);
+    }
+    llvm::SmallBitVector dropped = insert.getDroppedDims();
+
+    Location loc = insert.getLoc();
+    Value source = insert.getSource();
+    // Into a fill's destination, the fill's value stands for the rest.
+    Value init = insert.getDest();
+    Value fillValue;
+    DenseElementsAttr constant;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      fillValue = fill.value();
+      init = fill.getDpsInits().front();
+    } else if (matchPattern(init, m_Constant(&constant)) &&
+               constant.isSplat()) {
+      // A splat constant (torch's zeros) likewise, without its buffer.
+      fillValue = arith::ConstantOp::create(
+          rewriter, loc, constant.getSplatValue<TypedAttr>());
+      init = tensor::EmptyOp::create(rewriter, loc, destType.getShape(),
+                                     destType.getElementType());
+    }
+    SmallVector<Value> lastIndex;
+    for (int64_t d = 0, e = insert.getSourceType().getRank(); d < e; ++d)
+      lastIndex.push_back(getLastIndex(rewriter, loc, source, d));
+    auto generic = buildGather(
+        rewriter, loc, destType, init,
+        [&](OpBuilder &b, Location loc, ValueRange at, Value out) -> Value {
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value onSlice;
+          auto both = [&](Value ok) {
+            onSlice = onSlice ? arith::AndIOp::create(b, loc, onSlice, ok) : ok;
+          };
+          SmallVector<Value> indices;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value from = arith::SubIOp::create(
+                b, loc, at[d],
+                arith::ConstantIndexOp::create(b, loc, offsets[d]));
+            if (dropped.test(d)) {
+              both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, from,
+                                         zero));
+              continue;
+            }
+            both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, from,
+                                       zero));
+            Value clamped = arith::MaxSIOp::create(b, loc, from, zero);
+            if (strides[d] != 1) {
+              Value stride = arith::ConstantIndexOp::create(b, loc, strides[d]);
+              both(arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  arith::RemUIOp::create(b, loc, clamped, stride), zero));
+              clamped = arith::DivUIOp::create(b, loc, clamped, stride);
+            }
+            Value last = lastIndex[indices.size()];
+            both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                       clamped, last));
+            indices.push_back(arith::MinSIOp::create(b, loc, clamped, last));
+          }
+          Value value = tensor::ExtractOp::create(b, loc, source, indices);
+          return arith::SelectOp::create(b, loc, onSlice, value,
+                                         fillValue ? fillValue : out);
+        });
+    rewriter.replaceOp(insert, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Rewrites `tensor.concat` into one linalg.generic over the result: along
+/// the concatenated dimension, each index reads the input whose range holds
+/// it (a chain of selects over reads at clamped indices, so every read stays
+/// in bounds). Decomposed upstream's way, into inserts, it would become
+/// copies into views (see InsertSliceToGeneric).
+struct ConcatToGeneric : public OpRewritePattern<tensor::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType resultType = concat.getResultType();
+    int64_t dim = concat.getDim();
+    Location loc = concat.getLoc();
+    ReifiedRankedShapedTypeDims resultSizes;
+    if (failed(reifyResultShapes(rewriter, concat, resultSizes)))
+      return rewriter.notifyMatchFailure(concat, "result sizes not computable");
+    // Where each input starts along `dim`, and its last index there.
+    SmallVector<Value> starts, lasts;
+    Value start = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    for (Value input : concat.getInputs()) {
+      starts.push_back(start);
+      lasts.push_back(getLastIndex(rewriter, loc, input, dim));
+      start = arith::AddIOp::create(
+          rewriter, loc, start,
+          getValueOrCreateConstantIndexOp(
+              rewriter, loc, tensor::getMixedSize(rewriter, loc, input, dim)));
+    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, resultSizes.front(),
+                                          resultType.getElementType());
+    auto generic = buildGather(
+        rewriter, loc, resultType, empty,
+        [&](OpBuilder &b, Location loc, ValueRange at, Value) -> Value {
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          SmallVector<Value> indices(at);
+          Value result;
+          // The last input first: each earlier one takes over below its end.
+          for (int64_t k = concat.getInputs().size() - 1; k >= 0; --k) {
+            Value from = arith::SubIOp::create(b, loc, at[dim], starts[k]);
+            indices[dim] = arith::MaxSIOp::create(
+                b, loc, arith::MinSIOp::create(b, loc, from, lasts[k]), zero);
+            Value value = tensor::ExtractOp::create(
+                b, loc, concat.getInputs()[k], indices);
+            if (!result) {
+              result = value;
+              continue;
+            }
+            Value below = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::sle, from, lasts[k]);
+            result = arith::SelectOp::create(b, loc, below, value, result);
+          }
+          return result;
+        });
+    rewriter.replaceOp(concat, generic.getResult(0));
     return success();
   }
 };
@@ -935,7 +1108,8 @@ public:
     getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, PadToGeneric, FuseElementwiseProducer,
+    patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
+                 ConcatToGeneric, FuseElementwiseProducer,
                  TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
     populateWindowPatterns(patterns);
     populateConstantInputPatterns(patterns);

@@ -40,6 +40,78 @@ func.func @pad(%x: tensor<4x4xf32>) -> tensor<6x8xf32> {
 
 // -----
 
+// A strided insert into a filled tensor (a transposed convolution's spread
+// input) becomes one generic over the destination: on the slice's lattice
+// it reads the source, elsewhere it yields the fill value.
+// CHECK-LABEL: func.func @insert_strided
+// CHECK-NOT:   tensor.insert_slice
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<2x11xf32>
+// CHECK:       linalg.generic {{.*}} outs(%[[E]] : tensor<2x11xf32>)
+// CHECK:         arith.remui
+// CHECK:         arith.divui
+// CHECK:         tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<2x4xf32>
+// CHECK:         arith.select
+func.func @insert_strided(%x: tensor<2x4xf32>) -> tensor<2x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x11xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x11xf32>) -> tensor<2x11xf32>
+  %0 = tensor.insert_slice %x into %f[0, 2] [2, 4] [1, 2] : tensor<2x4xf32> into tensor<2x11xf32>
+  return %0 : tensor<2x11xf32>
+}
+
+// -----
+
+// A rank-reducing insert into a tensor that is not a fill: the dropped
+// dimension matches its offset; elsewhere the destination's own value.
+// CHECK-LABEL: func.func @insert_reducing
+// CHECK-SAME:  (%[[X:[^:]*]]: tensor<5xf32>{{.*}}, %[[D:[^:]*]]: tensor<3x5xf32>
+// CHECK-NOT:   tensor.insert_slice
+// CHECK:       linalg.generic {{.*}} outs(%[[D]] : tensor<3x5xf32>)
+// CHECK:       ^bb0(%[[OUT:.*]]: f32):
+// CHECK:         arith.cmpi eq
+// CHECK:         tensor.extract %[[X]][%{{.*}}] : tensor<5xf32>
+// CHECK:         arith.select %{{.*}}, %{{.*}}, %[[OUT]]
+func.func @insert_reducing(%x: tensor<5xf32>, %d: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = tensor.insert_slice %x into %d[1, 0] [1, 5] [1, 1] : tensor<5xf32> into tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// tensor.concat becomes one generic choosing, along the concatenated
+// dimension, the input whose range holds the index.
+// CHECK-LABEL: func.func @concat
+// CHECK-NOT:   tensor.concat
+// CHECK:       linalg.generic
+// CHECK-DAG:     tensor.extract %{{.*}} : tensor<?x2xf32>
+// CHECK-DAG:     tensor.extract %{{.*}} : tensor<?x3xf32>
+// CHECK:         arith.select
+// CHECK:       } -> tensor<?x5xf32>
+func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %0 = tensor.concat dim(1) %x, %y : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// An insert inside a loop is left to the code around it.
+// CHECK-LABEL: func.func @insert_in_loop
+// CHECK:       scf.for
+// CHECK:         tensor.insert_slice
+func.func @insert_in_loop(%x: tensor<4xf32>, %d: tensor<16xf32>) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%acc = %d) -> tensor<16xf32> {
+    %n = tensor.insert_slice %x into %acc[%i] [4] [1] : tensor<4xf32> into tensor<16xf32>
+    scf.yield %n : tensor<16xf32>
+  }
+  return %r : tensor<16xf32>
+}
+
+// -----
+
 // A chain of elementwise ops fuses into one generic.
 // CHECK-LABEL: func.func @chain
 // CHECK-COUNT-1: linalg.generic
