@@ -168,3 +168,31 @@ func.func @row_kernel(%x: tensor<16x1000xf32>) -> tensor<16x1000xf32> {
   } -> tensor<16x1000xf32>
   return %y : tensor<16x1000xf32>
 }
+
+// -----
+
+// A full reduction whose second operand broadcasts along the rows (a hinge
+// loss): its two reduction loops cannot be collapsed into one, so the rows
+// become a parallel loop of partial sums (one a warp) and a second
+// reduction combines them, instead of one thread adding 2^24 elements.
+// CHECK-LABEL: func.func @broadcast_full_sum
+// CHECK:       %[[Z:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[P:.+]] = linalg.fill ins(%[[Z]] : f32) outs(%{{.*}} : tensor<4096xf32>)
+// CHECK:       %[[PART:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%[[P]] : tensor<4096xf32>)
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK:       linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[PART]] : tensor<4096xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK:         arith.addf
+#xy = affine_map<(d0, d1) -> (d0, d1)>
+#y = affine_map<(d0, d1) -> (d1)>
+#none = affine_map<(d0, d1) -> ()>
+func.func @broadcast_full_sum(%x: tensor<4096x4096xf32>, %t: tensor<4096xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [#xy, #y, #none], iterator_types = ["reduction", "reduction"]}
+      ins(%x, %t : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}
