@@ -141,6 +141,14 @@ bool widen(linalg::GenericOp op) {
       mapping.map(inner.getResult(0), source);
       continue;
     }
+    // An extension to f64 of a value already widened: that value.
+    if (isa<arith::ExtFOp>(inner) &&
+        mapping.lookupOrDefault(inner.getOperand(0)).getType() ==
+            inner.getResult(0).getType()) {
+      mapping.map(inner.getResult(0),
+                  mapping.lookupOrDefault(inner.getOperand(0)));
+      continue;
+    }
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       if (auto value = dyn_cast<FloatAttr>(constant.getValue());
           value && isNarrowFloat(value.getType())) {

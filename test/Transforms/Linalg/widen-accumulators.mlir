@@ -81,3 +81,25 @@ func.func @untouched(%x: tensor<16x64xi32>, %y: tensor<16xi32>, %a: memref<16x64
   }
   return %s : tensor<16xi32>
 }
+
+// -----
+
+// A reduction whose body already extends its f32 input to f64 (torch's
+// upcast of a log-sum-exp): the extension of the widened value is that
+// value, not an f64-to-f64 extf.
+// CHECK-LABEL: func.func @already_f64
+// CHECK:       linalg.generic
+// CHECK-NOT:     arith.extf %{{.*}} : f64 to f64
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f64
+func.func @already_f64(%x: tensor<8x64xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %w = arith.extf %a : f32 to f64
+    %v = arith.extf %acc : f32 to f64
+    %s = arith.addf %w, %v : f64
+    %r = arith.truncf %s : f64 to f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
