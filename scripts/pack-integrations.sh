@@ -3,7 +3,8 @@
 # and triton but no network and no LLVM (docs/iree.md, docs/triton.md), as
 # one archive under 64 MB that travels in one device call:
 #   dist/qimeng-integrations.tar.xz
-#     bench/problems.py, bench/iree/, bench/triton/   the round's scripts
+#     bench/problems.py, bench/problems/, bench/iree/, bench/triton/
+#              the round's scripts and the problems' MLIR
 #     python/qimeng/                                  the package (the Triton
 #                                                     modules' loader)
 #     iree/    the benchmark problems' default and QiMeng-spec .vmfb files
@@ -32,7 +33,7 @@ stage=$(mktemp -d dist/.pack-integrations.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 root=$stage/qimeng-integrations
 mkdir -p "$root"/{bench,python,iree}
-cp bench/problems.py "$root/bench/"
+cp -r bench/problems.py bench/problems "$root/bench/"
 cp -r bench/iree bench/triton "$root/bench/"
 tar -C python --exclude=__pycache__ --exclude='*.egg-info' -cf - qimeng | tar -C "$root/python" -xf -
 .venv/bin/python bench/iree/iree_bench.py prepare --out "$root/iree/modules" 2>"$root/iree/prepare.log"
