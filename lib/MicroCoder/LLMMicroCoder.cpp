@@ -2,6 +2,7 @@
 
 #include "QiMeng/MicroCoder/LLMMicroCoder.h"
 
+#include "QiMeng/LLM/Attempt.h"
 #include "QiMeng/LLM/Prompts.h"
 #include "QiMeng/MicroCoder/CandidateCheck.h"
 #include "QiMeng/MicroCoder/Realize.h"
@@ -18,7 +19,6 @@
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <map>
 
 using namespace mlir;
@@ -116,10 +116,7 @@ Check checkState(ModuleOp state, ModuleOp spec, StringRef name,
 
 /// The feedback for a candidate that failed with `why`.
 std::string repairMessage(StringRef why) {
-  return ("Your implementation was rejected: " + why +
-          "\nReply again with the complete, corrected module as "
-          "{\"mlir\": \"...\"}.")
-      .str();
+  return llm::repairMessage("implementation", why, "mlir");
 }
 
 /// Gives the globals of `state` names of the kernel's own that `module`
@@ -249,16 +246,9 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
                                      "with {\"mlir\": \"...\"} only."},
                           {"user", *text}};
       for (unsigned round = 1; round <= options.rounds; ++round) {
-        auto start = std::chrono::steady_clock::now();
-        nlohmann::json attempt = {{"round", round}};
+        llm::Attempt attempt(round);
         auto finishAttempt = [&](StringRef outcome, StringRef error) {
-          attempt["outcome"] = outcome.str();
-          if (!error.empty())
-            attempt["error"] = error.str();
-          attempt["seconds"] = std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() - start)
-                                   .count();
-          step["attempts"].push_back(attempt);
+          attempt.finish(step["attempts"], outcome, error, "error");
           progress(stepName + " (" + actionList[0].get<std::string>() +
                    (group.size() > 1 ? ", ..." : "") + "): llm round " +
                    Twine(round) + ": " + outcome +
@@ -274,9 +264,9 @@ LogicalResult mlir::qimeng::microCodeKernel(ModuleOp module, PlanOp plan,
             break;
           continue;
         }
-        attempt["tokens"] =
+        attempt.json()["tokens"] =
             reply->usage.promptTokens + reply->usage.completionTokens;
-        attempt["cached"] = reply->cached;
+        attempt.json()["cached"] = reply->cached;
         request.messages.push_back({"assistant", reply->text});
         std::string reason;
         State candidate = checkMicroCodeReply(*reply->json, name, functionType,

@@ -2,6 +2,7 @@
 
 #include "QiMeng/Triton/TritonMicroCoder.h"
 
+#include "QiMeng/LLM/Attempt.h"
 #include "QiMeng/LLM/Prompts.h"
 #include "QiMeng/Planner/KernelSummary.h"
 #include "QiMeng/Support/RunProcess.h"
@@ -15,8 +16,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <chrono>
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -105,10 +104,7 @@ std::string stringifyKind(TritonVerdict::Kind kind) {
 
 /// The feedback for an answer that failed with `why`.
 std::string repairMessage(StringRef why) {
-  return ("Your module was rejected: " + why +
-          "\nReply again with the complete, corrected module as "
-          "{\"python\": \"...\"}.")
-      .str();
+  return llm::repairMessage("module", why, "python");
 }
 
 } // namespace
@@ -228,16 +224,9 @@ triton::microCodeTriton(func::FuncOp kernel, PlanOp plan, StringRef emitted,
                       {"user", *text}};
 
   for (unsigned round = 1; round <= options.rounds; ++round) {
-    auto start = std::chrono::steady_clock::now();
-    nlohmann::json attempt = {{"round", round}};
+    llm::Attempt attempt(round);
     auto finish = [&](StringRef outcome, StringRef detail) {
-      attempt["outcome"] = outcome.str();
-      if (!detail.empty())
-        attempt["detail"] = detail.str();
-      attempt["seconds"] = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
-      report["attempts"].push_back(attempt);
+      attempt.finish(report["attempts"], outcome, detail);
       progress("triton round " + Twine(round) + ": " + outcome +
                (detail.empty() ? "" : ": " + detail.take_front(200)));
     };
