@@ -95,9 +95,12 @@ def decompositions():
     """The ATen decompositions applied before import: torch-mlir's own table,
     `prims.squeeze` (what torch's logsumexp decomposes into, which
     torch-mlir 20261001 fails to lower: "failed to legalize
-    torch.constant.int") as a view, and `scalar_tensor` as a 0-d full."""
+    torch.constant.int") as a view, `scalar_tensor` as a 0-d full, and
+    cumulative sums and products as blocked scans."""
     import torch
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    from . import scans
 
     table = dict(get_decomposition_table())
 
@@ -116,6 +119,9 @@ def decompositions():
         return torch.ops.aten.full.default([], value, dtype=dtype)
 
     table[torch.ops.aten.scalar_tensor.default] = scalar_tensor
+    # Cumulative sums and products, which torch-mlir would lower to
+    # tm_tensor.scan, as blocked scans of linalg reductions (scans.py).
+    scans.register(table)
     return table
 
 

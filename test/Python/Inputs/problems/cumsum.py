@@ -1,5 +1,5 @@
-# A cumulative sum: torch-mlir lowers it to tm_tensor.scan, which is not
-# upstream MLIR, so the backend runs it eagerly.
+# A cumulative sum: torch-mlir would lower it to tm_tensor.scan (not upstream
+# MLIR); the export writes it as a blocked scan of linalg reductions.
 import torch
 import torch.nn as nn
 
