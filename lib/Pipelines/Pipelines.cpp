@@ -304,6 +304,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(qimeng::createQiMengRecordSignaturesPass());
   // Temporaries the kernels use: managed memory instead of host malloc.
   pm.addPass(qimeng::createQiMengDeviceAllocsPass());
+  // x ** 2 as a multiply; other integer powers with the i32 exponent
+  // libdevice takes.
+  pm.addPass(qimeng::createQiMengIntegerPowersPass());
   // Constants and index math used inside the launch move into it, so the
   // outliner does not turn them into kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

@@ -141,7 +141,8 @@ static constexpr llvm::StringLiteral kCpuPrepare =
 static constexpr llvm::StringLiteral kCpuPipeline =
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,"
-    "qimeng-record-signatures,convert-linalg-to-loops,"
+    // Integer powers computed as on the GPU (qimeng-integer-powers).
+    "qimeng-record-signatures,qimeng-integer-powers,convert-linalg-to-loops,"
     // Arithmetic on bf16 and f16 in f32, rounded after each operation (the
     // GPU's result), and bf16 conversions as integer code: the host's libgcc
     // need not have the soft-float bf16 routines.

@@ -133,6 +133,23 @@ def QiMengCheckKernelNamesPass
   }];
 }
 
+def QiMengIntegerPowersPass : Pass<"qimeng-integer-powers", "ModuleOp"> {
+  let summary = "Integer powers as multiplications, or with an i32 exponent";
+  let description = [{
+    `math.fpowi` with a constant exponent (torch's `x ** 2`) becomes
+    multiplications by squaring, in the order libdevice's `__nv_powif` uses
+    (odd bits from the lowest, a reciprocal for a negative exponent), so it
+    costs a multiply instead of a call. Any other `math.fpowi` gets an i32
+    exponent: the NVVM lowering calls `__nv_powif(float, int)` /
+    `__nv_powi(double, int)` with the operand as it is, and an i64 exponent
+    (what torch-mlir writes) made a call through a mismatched prototype:
+    undefined behaviour in the PTX. Exponents outside the i32 range are
+    clamped to the nearest one of the same parity, which gives the same
+    result for every base.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
   let summary = "Reject PTX that calls libdevice functions left unlinked";
   let description = [{
