@@ -95,12 +95,13 @@ def decompositions():
     """The ATen decompositions applied before import: torch-mlir's own table,
     `prims.squeeze` (what torch's logsumexp decomposes into, which
     torch-mlir 20261001 fails to lower: "failed to legalize
-    torch.constant.int") as a view, `scalar_tensor` as a 0-d full, and
-    cumulative sums and products as blocked scans."""
+    torch.constant.int") as a view, `scalar_tensor` as a 0-d full,
+    cumulative sums and products as blocked scans, and the fused attention
+    ops as their math."""
     import torch
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
-    from . import scans
+    from . import attention, scans
 
     table = dict(get_decomposition_table())
 
@@ -122,6 +123,9 @@ def decompositions():
     # Cumulative sums and products, which torch-mlir would lower to
     # tm_tensor.scan, as blocked scans of linalg reductions (scans.py).
     scans.register(table)
+    # The fused attention kernels CUDA dispatches to, as their math
+    # (attention.py).
+    attention.register(table)
     return table
 
 
