@@ -143,6 +143,37 @@ def _eager(gm, example_inputs=None):
     return make_boxed_func(gm.forward)
 
 
+def scalars_as_full(gm):
+    """Rewrites `torch.tensor(number, ...)` calls of a Dynamo graph as
+    `torch.full((), number, ...)`; returns how many. A tensor made from a
+    number becomes a constant of AOTAutograd's graph, and on a CUDA device
+    that constant is a fake tensor without storage, which torch-mlir's
+    importer cannot read ("tolist() shouldn't be called on a tensor with
+    unallocated storage"); `full` keeps the number an argument."""
+    import torch
+
+    rewritten = 0
+    for node in gm.graph.nodes:
+        if (node.op != "call_function" or node.target is not torch.tensor
+                or len(node.args) != 1 or type(node.args[0]) not in
+                (bool, int, float)):
+            continue
+        value = node.args[0]
+        kwargs = {k: v for k, v in node.kwargs.items()
+                  if k in ("dtype", "device")}
+        if "dtype" not in kwargs:
+            kwargs["dtype"] = (torch.bool if type(value) is bool else
+                               torch.int64 if type(value) is int else
+                               torch.get_default_dtype())
+        node.target = torch.full
+        node.args = ((), value)
+        node.kwargs = kwargs
+        rewritten += 1
+    if rewritten:
+        gm.recompile()
+    return rewritten
+
+
 def qimeng_backend(gm, example_inputs, options=None, mode=None):
     """The torch.compile backend (registered as "qimeng" by the package's
     torch_dynamo_backends entry point)."""
@@ -150,6 +181,7 @@ def qimeng_backend(gm, example_inputs, options=None, mode=None):
     from torch._dynamo.backends.common import aot_autograd
 
     opts = _options(options)
+    scalars_as_full(gm)
 
     def forward_compiler(fgm, fexample):
         try:
