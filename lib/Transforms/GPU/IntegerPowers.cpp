@@ -3,6 +3,7 @@
 #include "QiMeng/Transforms/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -25,24 +26,11 @@ std::optional<int64_t> getConstantExponent(math::FPowIOp op) {
   return std::nullopt;
 }
 
-/// A floating-point constant of `type` (a scalar or vector type).
-Value createFloat(PatternRewriter &rewriter, Location loc, Type type,
-                  double value) {
+/// 1.0 of the floating-point `type` (a scalar or vector type).
+Value createOne(PatternRewriter &rewriter, Location loc, Type type) {
   auto element = cast<FloatType>(getElementTypeOrSelf(type));
-  TypedAttr attr = rewriter.getFloatAttr(element, value);
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    attr = SplatElementsAttr::get(shaped, attr);
-  return arith::ConstantOp::create(rewriter, loc, attr);
-}
-
-/// An integer constant of `type` (a scalar or vector type).
-Value createInt(PatternRewriter &rewriter, Location loc, Type type,
-                int64_t value) {
-  auto element = cast<IntegerType>(getElementTypeOrSelf(type));
-  TypedAttr attr = rewriter.getIntegerAttr(element, value);
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    attr = SplatElementsAttr::get(shaped, attr);
-  return arith::ConstantOp::create(rewriter, loc, attr);
+  return mlir::createScalarOrSplatConstant(
+      rewriter, loc, type, APFloat::getOne(element.getFloatSemantics()));
 }
 
 /// x^n for a constant n by squaring: the lowest bit first, as libdevice
@@ -73,11 +61,10 @@ struct ConstantPower : public OpRewritePattern<math::FPowIOp> {
         square = arith::MulFOp::create(rewriter, loc, square, square, fastMath);
     }
     if (!result)
-      result = createFloat(rewriter, loc, type, 1.0);
+      result = createOne(rewriter, loc, type);
     if (*exponent < 0)
-      result = arith::DivFOp::create(rewriter, loc,
-                                     createFloat(rewriter, loc, type, 1.0),
-                                     result, fastMath);
+      result = arith::DivFOp::create(
+          rewriter, loc, createOne(rewriter, loc, type), result, fastMath);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -99,19 +86,18 @@ struct NarrowExponent : public OpRewritePattern<math::FPowIOp> {
     Location loc = op.getLoc();
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
     constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
-    Value parity = arith::AndIOp::create(rewriter, loc, exponent,
-                                         createInt(rewriter, loc, type, 1));
+    auto constant = [&](int64_t value) {
+      return mlir::createScalarOrSplatConstant(rewriter, loc, type, value);
+    };
+    Value parity = arith::AndIOp::create(rewriter, loc, exponent, constant(1));
     // kMax - 1 and kMin are even; adding the parity keeps the exponent's.
-    Value high = arith::AddIOp::create(
-        rewriter, loc, createInt(rewriter, loc, type, kMax - 1), parity);
-    Value low = arith::AddIOp::create(
-        rewriter, loc, createInt(rewriter, loc, type, kMin), parity);
-    Value above =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                              exponent, createInt(rewriter, loc, type, kMax));
-    Value below =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                              exponent, createInt(rewriter, loc, type, kMin));
+    Value high =
+        arith::AddIOp::create(rewriter, loc, constant(kMax - 1), parity);
+    Value low = arith::AddIOp::create(rewriter, loc, constant(kMin), parity);
+    Value above = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sgt, exponent, constant(kMax));
+    Value below = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, exponent, constant(kMin));
     Value clamped = arith::SelectOp::create(
         rewriter, loc, above, high,
         arith::SelectOp::create(rewriter, loc, below, low, exponent));
