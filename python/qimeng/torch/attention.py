@@ -54,38 +54,52 @@ def _empty(query, dtype):
     return torch.empty((0,), dtype=dtype, device=query.device)
 
 
+def _indices(query, count):
+    """`count` distinct empty int64 tensors (outputs must not alias)."""
+    return [_empty(query, torch.int64) for _ in range(count)]
+
+
+def _attend(query, key, value, attn_bias, dropout_p, is_causal, scale,
+            log_sum_exp):
+    """The output and, when `log_sum_exp`, the log-sum-exp (else empty)."""
+    bias = _bias(query, key, attn_bias, is_causal)
+    out = _math(query, key, value, bias, dropout_p, scale)
+    lse = (_log_sum_exp(query, key, bias, scale) if log_sum_exp else
+           _empty(query, torch.float32))
+    return out, lse
+
+
+def _flash_outputs(query, key, out, lse):
+    """The nine results of the flash and cuDNN ops: output, log-sum-exp,
+    sequence offsets, maximal lengths, random state, debug mask."""
+    offsets, state = _indices(query, 2), _indices(query, 2)
+    return (out, lse, *offsets, query.shape[-2], key.shape[-2], *state,
+            _empty(query, query.dtype))
+
+
 def efficient_attention(query, key, value, attn_bias, compute_log_sumexp,
                         dropout_p=0.0, is_causal=False, *, scale=None):
     """`aten._scaled_dot_product_efficient_attention` as its math."""
-    bias = _bias(query, key, attn_bias, is_causal)
-    out = _math(query, key, value, bias, dropout_p, scale)
-    lse = (_log_sum_exp(query, key, bias, scale)
-           if compute_log_sumexp else _empty(query, torch.float32))
-    return (out, lse, _empty(query, torch.int64), _empty(query, torch.int64))
+    out, lse = _attend(query, key, value, attn_bias, dropout_p, is_causal,
+                       scale, compute_log_sumexp)
+    return (out, lse, *_indices(query, 2))
 
 
 def flash_attention(query, key, value, dropout_p=0.0, is_causal=False,
                     return_debug_mask=False, *, scale=None):
     """`aten._scaled_dot_product_flash_attention` as its math."""
-    bias = _bias(query, key, None, is_causal)
-    out = _math(query, key, value, bias, dropout_p, scale)
-    lse = _log_sum_exp(query, key, bias, scale)
-    return (out, lse, _empty(query, torch.int64), _empty(query, torch.int64),
-            query.shape[-2], key.shape[-2], _empty(query, torch.int64),
-            _empty(query, torch.int64), _empty(query, query.dtype))
+    out, lse = _attend(query, key, value, None, dropout_p, is_causal, scale,
+                       True)
+    return _flash_outputs(query, key, out, lse)
 
 
 def cudnn_attention(query, key, value, attn_bias, compute_log_sumexp,
                     dropout_p=0.0, is_causal=False, return_debug_mask=False,
                     *, scale=None):
     """`aten._scaled_dot_product_cudnn_attention` as its math."""
-    bias = _bias(query, key, attn_bias, is_causal)
-    out = _math(query, key, value, bias, dropout_p, scale)
-    lse = (_log_sum_exp(query, key, bias, scale)
-           if compute_log_sumexp else _empty(query, torch.float32))
-    return (out, lse, _empty(query, torch.int64), _empty(query, torch.int64),
-            query.shape[-2], key.shape[-2], _empty(query, torch.int64),
-            _empty(query, torch.int64), _empty(query, query.dtype))
+    out, lse = _attend(query, key, value, attn_bias, dropout_p, is_causal,
+                       scale, compute_log_sumexp)
+    return _flash_outputs(query, key, out, lse)
 
 
 def register(table):
