@@ -6,29 +6,35 @@
 # Usage: run-torch-checks.sh TORCH_MLIR_DIR OUT_DIR FILE.py...
 #   TORCH_MLIR_DIR: the unpacked torch-mlir-cp312 (the directory holding
 #   torch_mlir/). Environment: PYTHON (default python3), LIMIT (seconds per
-#   file, default 120), RUNS (timed calls, default 20), CHECK_ARGS (more
-#   arguments of check, e.g. --cpu for a smoke test without a GPU).
+#   file, default 120), RUNS (timed calls, default 20), JOBS (files checked
+#   at once, default 1: compiles and checks overlap, the GPU parts still run
+#   one at a time under a lock in OUT_DIR), CHECK_ARGS (more arguments of
+#   check, e.g. --cpu for a smoke test without a GPU).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 torch_mlir=$(cd "$1" && pwd)
-out=$2
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
 shift 2
-mkdir -p "$out"
 export QIMENG_HOME=$here
 export PYTHONPATH=$here/python:$torch_mlir${PYTHONPATH:+:$PYTHONPATH}
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$out/cache}
-python=${PYTHON:-python3}
-for f in "$@"; do
+export out python=${PYTHON:-python3} limit=${LIMIT:-120} runs=${RUNS:-20}
+export check_args=${CHECK_ARGS:-}
+
+check_one() {
+  local f=$1 name rc status why
   name=$(basename "$f" .py)
-  timeout -k 5 "${LIMIT:-120}" "$python" -m qimeng.torch check --time \
-    --trials 1 --runs "${RUNS:-20}" ${CHECK_ARGS:-} --json "$out/$name.json" "$f" \
-    >"$out/$name.log" 2>&1
+  # shellcheck disable=SC2086 # check_args is a list of arguments
+  timeout -k 5 "$limit" "$python" -m qimeng.torch check --time \
+    --trials 1 --runs "$runs" --gpu-lock "$out/.gpu-lock" $check_args \
+    --json "$out/$name.json" "$f" >"$out/$name.log" 2>&1
   rc=$?
   if [ ! -s "$out/$name.json" ]; then
     # No report: it ran past the limit or died; say so in one, so that
     # `python -m qimeng.torch report` counts it.
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-      status=timeout why="ran past ${LIMIT:-120} s"
+      status=timeout why="ran past $limit s"
     else
       status=error why="exited with status $rc without a report"
     fi
@@ -38,4 +44,7 @@ for f in "$@"; do
   else
     tail -n 1 "$out/$name.log"
   fi
-done
+}
+export -f check_one
+
+printf '%s\0' "$@" | xargs -0 -n 1 -P "${JOBS:-1}" bash -c 'check_one "$1"' _

@@ -7,11 +7,14 @@
   compile FILE.py -o out.qimeng [--target sm_90] [--cpu]
       export, then qimeng-opt --llm-plan --lower-to-nvvm into an artifact
       directory that qimeng.torch.load() runs
-  check FILE.py... [--cpu] [--trials N] [--time] [--json report.json]
+  check FILE.py... [--cpu] [--trials N] [--time] [--gpu-lock FILE]
+        [--json report.json]
       the problem through torch.compile(backend="qimeng") (no fallback
       allowed) against eager PyTorch on fresh seeded inputs, with
       KernelBench's tolerance (atol = rtol = 1e-2); --time times both with
-      CUDA events (same protocol)
+      CUDA events (same protocol); --gpu-lock FILE compiles first, then
+      checks and times holding a lock on FILE, so that checks in parallel
+      processes share one GPU without disturbing each other's times
   report REPORT.json... [--json summary.json]
       sums check reports: problems per status, and the geometric mean of
       eager time / QiMeng time over the correct ones that were timed
@@ -21,6 +24,7 @@ not compile, falls back, mismatches), 2 on bad usage.
 """
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -114,9 +118,29 @@ def _unwrap(e):
     return f"{type(e).__name__}: {text[0] if text else ''}"
 
 
+@contextlib.contextmanager
+def _exclusive(lock_path):
+    """Holds an exclusive lock on lock_path (a file, created if missing);
+    does nothing when lock_path is None."""
+    if lock_path is None:
+        yield
+        return
+    import fcntl
+
+    with open(lock_path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def check(path, *, cpu=False, trials=2, seed=0, atol=1e-2, rtol=1e-2,
-          timing=False, runs=100, warmup=10, target="sm_90"):
-    """Runs one problem file; returns its report (a dict)."""
+          timing=False, runs=100, warmup=10, target="sm_90", gpu_lock=None):
+    """Runs one problem file; returns its report (a dict). With gpu_lock (a
+    file path), the model is compiled first, then the check and the timing
+    hold an exclusive lock on that file: checks run in parallel processes
+    overlap their compiles and use the GPU one at a time."""
     import torch
 
     from .backend import qimeng_backend
@@ -142,47 +166,60 @@ def check(path, *, cpu=False, trials=2, seed=0, atol=1e-2, rtol=1e-2,
     compiled = torch.compile(
         model, backend=qimeng_backend,
         options={"strict": True, "cpu": cpu, "target": target})
-    worst = 0.0
+    def failed(e):
+        report.update(status="fallback" if "Fallback" in _unwrap(e)
+                      else "error", why=_unwrap(e))
+        return report
+
     start = time.perf_counter()
-    for trial in range(trials):
-        if trial:
-            torch.manual_seed(seed + trial)
-            inputs = problem.draw_inputs(device)
-        with torch.no_grad():
-            expected = _flatten(model(*inputs))
-            try:
-                got = _flatten(compiled(*inputs))
-            except Exception as e:
-                report.update(status="fallback" if "Fallback" in _unwrap(e)
-                              else "error", why=_unwrap(e))
+    if gpu_lock is not None:
+        # The first call compiles: made before taking the GPU, so that
+        # checks in parallel processes overlap their compiles.
+        try:
+            with torch.no_grad():
+                compiled(*inputs)
+        except Exception as e:
+            return failed(e)
+        report["compile_s"] = round(time.perf_counter() - start, 3)
+    with _exclusive(gpu_lock):
+        worst = 0.0
+        for trial in range(trials):
+            if trial:
+                torch.manual_seed(seed + trial)
+                inputs = problem.draw_inputs(device)
+            with torch.no_grad():
+                expected = _flatten(model(*inputs))
+                try:
+                    got = _flatten(compiled(*inputs))
+                except Exception as e:
+                    return failed(e)
+            report.setdefault("compile_s",
+                              round(time.perf_counter() - start, 3))
+            if len(got) != len(expected):
+                report.update(status="mismatch", why=f"{len(got)} outputs, "
+                              f"eager gives {len(expected)}")
                 return report
-        if trial == 0:
-            report["compile_s"] = round(time.perf_counter() - start, 3)
-        if len(got) != len(expected):
-            report.update(status="mismatch",
-                          why=f"{len(got)} outputs, eager gives {len(expected)}")
-            return report
-        for i, (g, e) in enumerate(zip(got, expected)):
-            if g.shape != e.shape or g.dtype != e.dtype:
-                report.update(status="mismatch", why=f"output {i} is "
-                              f"{g.dtype}{list(g.shape)}, eager gives "
-                              f"{e.dtype}{list(e.shape)}")
-                return report
-            err, close = _compare(g, e, atol, rtol)
-            worst = max(worst, err)
-            if not close:
-                report.update(status="mismatch", max_abs_err=worst,
-                              why=f"output {i} differs beyond atol={atol} "
-                                  f"rtol={rtol} (trial {trial})")
-                return report
-    report.update(status="correct", max_abs_err=worst, trials=trials)
-    if timing and not cpu:
-        with torch.no_grad():
-            eager_ms = _time_ms(model, inputs, runs, warmup)
-            qimeng_ms = _time_ms(compiled, inputs, runs, warmup)
-        report.update(eager_ms=eager_ms, qimeng_ms=qimeng_ms,
-                      speedup=eager_ms / qimeng_ms if qimeng_ms else None,
-                      runs=runs, warmup=warmup)
+            for i, (g, e) in enumerate(zip(got, expected)):
+                if g.shape != e.shape or g.dtype != e.dtype:
+                    report.update(status="mismatch", why=f"output {i} is "
+                                  f"{g.dtype}{list(g.shape)}, eager gives "
+                                  f"{e.dtype}{list(e.shape)}")
+                    return report
+                err, close = _compare(g, e, atol, rtol)
+                worst = max(worst, err)
+                if not close:
+                    report.update(status="mismatch", max_abs_err=worst,
+                                  why=f"output {i} differs beyond atol={atol} "
+                                      f"rtol={rtol} (trial {trial})")
+                    return report
+        report.update(status="correct", max_abs_err=worst, trials=trials)
+        if timing and not cpu:
+            with torch.no_grad():
+                eager_ms = _time_ms(model, inputs, runs, warmup)
+                qimeng_ms = _time_ms(compiled, inputs, runs, warmup)
+            report.update(eager_ms=eager_ms, qimeng_ms=qimeng_ms,
+                          speedup=eager_ms / qimeng_ms if qimeng_ms else None,
+                          runs=runs, warmup=warmup)
     return report
 
 
@@ -190,7 +227,8 @@ def cmd_check(a):
     reports = []
     for f in a.files:
         r = check(f, cpu=a.cpu, trials=a.trials, seed=a.seed, atol=a.atol,
-                  rtol=a.rtol, timing=a.time, runs=a.runs, target=a.target)
+                  rtol=a.rtol, timing=a.time, runs=a.runs, target=a.target,
+                  gpu_lock=a.gpu_lock)
         reports.append(r)
         line = f"{r.get('name', f)}: {r['status']}"
         if "why" in r:
@@ -266,6 +304,10 @@ def main(argv=None):
     k.add_argument("--time", action="store_true")
     k.add_argument("--runs", type=int, default=100)
     k.add_argument("--target", default="sm_90")
+    k.add_argument("--gpu-lock", metavar="FILE",
+                   help="compile first, then check and time holding an "
+                        "exclusive lock on FILE (checks run in parallel "
+                        "processes use the GPU one at a time)")
     k.add_argument("--json")
     r = sub.add_parser("report", help="sum check reports")
     r.add_argument("files", nargs="+")
