@@ -8,7 +8,9 @@
 #                                  given, KernelBench's problem files
 #   dist/torch-mlir-cp312.tar.xz   the pinned torch-mlir wheel for CPython
 #                                  3.12, unpacked, its libraries stripped,
-#                                  without torch-mlir-opt
+#                                  without torch-mlir-opt (made again only
+#                                  when the pin in python/requirements.txt
+#                                  changed)
 # Usage: scripts/pack-torch.sh [--no-build] [KERNELBENCH_CHECKOUT]
 #   KERNELBENCH_CHECKOUT: a KernelBench checkout, or a copy of its tree with
 #   the commit in a file COMMIT at its top.
@@ -63,16 +65,21 @@ tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -cf - qimeng-tor
 mv dist/qimeng-torch-pack.tar.xz.tmp dist/qimeng-torch-pack.tar.xz
 
 # --- torch-mlir for Python 3.12 ------------------------------------------------
+# Made again only when the pin changed (the pin it was made from is kept
+# beside it).
 pin=$(grep '^torch-mlir==' python/requirements.txt)
-wheels=$stage/wheels
-python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
-  --platform manylinux_2_28_x86_64 "$pin" -d "$wheels"
-tm=$stage/torch-mlir-cp312
-mkdir -p "$tm"
-python3 -m zipfile -e "$wheels"/torch_mlir-*.whl "$tm"
-rm -f "$tm"/torch_mlir/_mlir_libs/torch-mlir-opt
-find "$tm" -name '*.so' -exec strip --strip-unneeded {} +
-tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -cf - torch-mlir-cp312 |
-  xz -T1 -9 >dist/torch-mlir-cp312.tar.xz.tmp
-mv dist/torch-mlir-cp312.tar.xz.tmp dist/torch-mlir-cp312.tar.xz
+if [ ! -f dist/torch-mlir-cp312.tar.xz ] || [ "$(cat dist/torch-mlir-cp312.pin 2>/dev/null)" != "$pin" ]; then
+  wheels=$stage/wheels
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+    --platform manylinux_2_28_x86_64 "$pin" -d "$wheels"
+  tm=$stage/torch-mlir-cp312
+  mkdir -p "$tm"
+  python3 -m zipfile -e "$wheels"/torch_mlir-*.whl "$tm"
+  rm -f "$tm"/torch_mlir/_mlir_libs/torch-mlir-opt
+  find "$tm" -name '*.so' -exec strip --strip-unneeded {} +
+  tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -cf - torch-mlir-cp312 |
+    xz -T1 -9 >dist/torch-mlir-cp312.tar.xz.tmp
+  mv dist/torch-mlir-cp312.tar.xz.tmp dist/torch-mlir-cp312.tar.xz
+  echo "$pin" >dist/torch-mlir-cp312.pin
+fi
 ls -l dist/qimeng-torch-pack.tar.xz dist/torch-mlir-cp312.tar.xz
