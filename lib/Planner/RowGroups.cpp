@@ -4,6 +4,8 @@
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -69,6 +71,52 @@ getRowShape(linalg::LinalgOp op,
     return std::nullopt;
   }
   return shape;
+}
+
+/// Whether `op` only gives another view of its operand (a slice or a
+/// reshape), reading nothing itself.
+bool isView(Operation *op) {
+  return isa<ViewLikeOpInterface, tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+             tensor::CollapseShapeOp, tensor::CastOp>(op);
+}
+
+/// Whether an op outside the group, placed between `member` and the
+/// group's last op, reads what `member` produces (its results, through
+/// views of them, or a buffer it writes): fused into the last op's kernel,
+/// `member` would run after that reader.
+bool isReadBeforeLast(Operation *member, Operation *last,
+                      const llvm::SmallPtrSetImpl<Operation *> &members) {
+  if (member->getBlock() != last->getBlock())
+    return true;
+  llvm::SmallPtrSet<Value, 8> views(member->result_begin(),
+                                    member->result_end());
+  SmallVector<Value> written;
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(member))
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      if (isa<MemRefType>(init.get().getType()))
+        written.push_back(getViewRoot(init.get()));
+  auto isOfMember = [&](Value v) {
+    return views.contains(v) || (isa<MemRefType>(v.getType()) &&
+                                 llvm::is_contained(written, getViewRoot(v)));
+  };
+  for (Operation *op = member->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    if (members.contains(op))
+      continue;
+    if (isView(op)) {
+      if (llvm::any_of(op->getOperands(), isOfMember))
+        views.insert(op->result_begin(), op->result_end());
+      continue;
+    }
+    WalkResult reads = op->walk([&](Operation *nested) {
+      return llvm::any_of(nested->getOperands(), isOfMember)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (reads.wasInterrupted())
+      return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -160,6 +208,17 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
     });
     if (readByLeft)
       continue;
+    // A member read by an op outside the group before the last op runs too
+    // late once fused into the last op's kernel: no group then.
+    llvm::SmallPtrSet<Operation *, 8> fusedMembers;
+    for (linalg::LinalgOp op : ordered)
+      if (!left.contains(op))
+        fusedMembers.insert(op);
+    if (llvm::any_of(ordered, [&](linalg::LinalgOp op) {
+          return fusedMembers.contains(op) && op != ordered.back() &&
+                 isReadBeforeLast(op, ordered.back(), fusedMembers);
+        }))
+      continue;
     for (linalg::LinalgOp op : ordered)
       if (!left.contains(op)) {
         group.ops.push_back(op);
@@ -212,9 +271,8 @@ int64_t mlir::qimeng::getRowLanes(const RowGroup &group,
       return warp;
     int64_t lanes = static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(
         std::max<int64_t>(1, group.rowLength / kMinPerThreadOfManyRows))));
-    return std::clamp<int64_t>(lanes, warp,
-                               std::min(kMaxLanesOfManyRows,
-                                        target.maxThreadsPerBlock));
+    return std::clamp<int64_t>(
+        lanes, warp, std::min(kMaxLanesOfManyRows, target.maxThreadsPerBlock));
   }
   if (rows >= busy)
     return warp;
