@@ -8,7 +8,8 @@
 #   torch_mlir/). Environment: PYTHON (default python3), LIMIT (seconds per
 #   file, default 120), RUNS (timed calls, default 20), JOBS (files checked
 #   at once, default 1: compiles and checks overlap, the GPU parts still run
-#   one at a time under a lock in OUT_DIR), CHECK_ARGS (more arguments of
+#   one at a time under a lock in OUT_DIR; a file that runs out of GPU
+#   memory beside the others is checked again alone), CHECK_ARGS (more arguments of
 #   check, e.g. --cpu for a smoke test without a GPU).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,3 +49,17 @@ check_one() {
 export -f check_one
 
 printf '%s\0' "$@" | xargs -0 -n 1 -P "${JOBS:-1}" bash -c 'check_one "$1"' _
+
+# Files checked at once share the GPU's memory: those that ran out of it
+# are checked again, one at a time.
+if [ "${JOBS:-1}" -gt 1 ]; then
+  for f in "$@"; do
+    name=$(basename "$f" .py)
+    if grep -q '"status": "error"' "$out/$name.json" 2>/dev/null &&
+       grep -qE 'OutOfMemoryError|CUDA_ERROR_OUT_OF_MEMORY' "$out/$name.log"; then
+      echo "$name: out of memory beside other files; checked again alone"
+      rm -f "$out/$name.json"
+      check_one "$f"
+    fi
+  done
+fi
