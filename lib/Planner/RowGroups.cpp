@@ -209,15 +209,13 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
     if (readByLeft)
       continue;
     // A member read by an op outside the group before the last op runs too
-    // late once fused into the last op's kernel: no group then.
-    llvm::SmallPtrSet<Operation *, 8> fusedMembers;
-    for (linalg::LinalgOp op : ordered)
-      if (!left.contains(op))
-        fusedMembers.insert(op);
-    if (llvm::any_of(ordered, [&](linalg::LinalgOp op) {
-          return fusedMembers.contains(op) && op != ordered.back() &&
-                 isReadBeforeLast(op, ordered.back(), fusedMembers);
-        }))
+    // late once fused into the last op's kernel: no group then (a left-out
+    // op reading a member was refused above).
+    if (llvm::any_of(ArrayRef<linalg::LinalgOp>(ordered).drop_back(),
+                     [&](linalg::LinalgOp op) {
+                       return !left.contains(op) &&
+                              isReadBeforeLast(op, ordered.back(), members);
+                     }))
       continue;
     for (linalg::LinalgOp op : ordered)
       if (!left.contains(op)) {
