@@ -20,6 +20,7 @@ Options (torch.compile(..., options={...})):
 QIMENG_VERBOSE=1 prints a line per graph: compiled, or taken from the cache.
 """
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -78,14 +79,36 @@ def _check_inputs(gm, example_inputs, opts):
                     raise Fallback("the graph returns a non-tensor")
 
 
+@contextlib.contextmanager
+def without_devices(gm):
+    """Drops the `device` arguments of the graph's calls while inside (and
+    puts them back after, so the graph still runs eagerly as a fallback).
+    The kernels of a graph all run on one device, so the imported code needs
+    none, and torch-mlir refuses to lower a tensor made on a device other
+    than the CPU: `torch.full((), 0.0, device=x.device)` on a GPU reaches it
+    as `aten.empty.memory_format` on cuda:0 ("failed to legalize")."""
+    saved = []
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and "device" in node.kwargs:
+            saved.append((node, node.kwargs))
+            node.kwargs = {k: v for k, v in node.kwargs.items()
+                           if k != "device"}
+    try:
+        yield len(saved)
+    finally:
+        for node, kwargs in saved:
+            node.kwargs = kwargs
+
+
 def _import_graph(gm) -> str:
     try:
         from torch_mlir import fx
     except ImportError as e:
         raise Fallback(f"torch-mlir is not installed: {e}")
     try:
-        module = fx.stateless_fx_import(
-            gm, output_type="linalg-on-tensors", model_name="forward")
+        with without_devices(gm):
+            module = fx.stateless_fx_import(
+                gm, output_type="linalg-on-tensors", model_name="forward")
     except Exception as e:
         raise Fallback(f"torch-mlir cannot lower the graph: {first_line(e)}")
     try:
