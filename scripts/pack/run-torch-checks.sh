@@ -10,7 +10,9 @@
 #   at once, default 1: compiles and checks overlap, the GPU parts still run
 #   one at a time under a lock in OUT_DIR; a file that runs out of GPU
 #   memory beside the others is checked again alone), CHECK_ARGS (more arguments of
-#   check, e.g. --cpu for a smoke test without a GPU).
+#   check, e.g. --cpu for a smoke test without a GPU), RESUME (1: a file
+#   with a report in OUT_DIR is not checked again, unless it ran out of
+#   memory; for a run that a machine's time limit cut short).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 torch_mlir=$(cd "$1" && pwd)
@@ -21,11 +23,22 @@ export QIMENG_HOME=$here
 export PYTHONPATH=$here/python:$torch_mlir${PYTHONPATH:+:$PYTHONPATH}
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$out/cache}
 export out python=${PYTHON:-python3} limit=${LIMIT:-120} runs=${RUNS:-20}
-export check_args=${CHECK_ARGS:-}
+export check_args=${CHECK_ARGS:-} resume=${RESUME:-0}
+
+# Whether the file's report says it ran out of GPU memory.
+out_of_memory() {
+  grep -q '"status": "error"' "$out/$1.json" 2>/dev/null &&
+    grep -qE 'OutOfMemoryError|CUDA_ERROR_OUT_OF_MEMORY' "$out/$1.log"
+}
+export -f out_of_memory
 
 check_one() {
   local f=$1 name rc status why
   name=$(basename "$f" .py)
+  if [ "$resume" = 1 ] && [ -s "$out/$name.json" ] && ! out_of_memory "$name"; then
+    echo "$name: reported already"
+    return
+  fi
   # shellcheck disable=SC2086 # check_args is a list of arguments
   timeout -k 5 "$limit" "$python" -m qimeng.torch check --time \
     --trials 1 --runs "$runs" --gpu-lock "$out/.gpu-lock" $check_args \
@@ -55,8 +68,7 @@ printf '%s\0' "$@" | xargs -0 -n 1 -P "${JOBS:-1}" bash -c 'check_one "$1"' _
 if [ "${JOBS:-1}" -gt 1 ]; then
   for f in "$@"; do
     name=$(basename "$f" .py)
-    if grep -q '"status": "error"' "$out/$name.json" 2>/dev/null &&
-       grep -qE 'OutOfMemoryError|CUDA_ERROR_OUT_OF_MEMORY' "$out/$name.log"; then
+    if out_of_memory "$name"; then
       echo "$name: out of memory beside other files; checked again alone"
       rm -f "$out/$name.json"
       check_one "$f"
