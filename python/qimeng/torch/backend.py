@@ -56,27 +56,39 @@ def _options(options):
     }
 
 
+def _off_device(t, opts):
+    """Why tensor `t` is not where the backend runs (the CPU with the `cpu`
+    option, cuda:0 otherwise); None when it is."""
+    if opts["cpu"]:
+        if t.device.type != "cpu":
+            return f"is on {t.device}, the backend was asked to run on the CPU"
+    elif t.device.type != "cuda" or (t.device.index or 0) != 0:
+        return f"is on {t.device}; QiMeng runs on cuda:0"
+    return None
+
+
 def _check_inputs(gm, example_inputs, opts):
+    """Raises Fallback unless the graph's inputs and results are tensors on
+    the backend's device (its kernels make every result there: a graph that
+    moves a result elsewhere runs eagerly)."""
     import torch
 
     for i, x in enumerate(example_inputs):
         if not isinstance(x, torch.Tensor):
             raise Fallback(f"input {i} is a {type(x).__name__} (dynamic "
                            "shapes are not supported yet)")
-        if opts["cpu"]:
-            if x.device.type != "cpu":
-                raise Fallback(f"input {i} is on {x.device}, the backend "
-                               "was asked to run on the CPU")
-        elif x.device.type != "cuda" or (x.device.index or 0) != 0:
-            raise Fallback(f"input {i} is on {x.device}; QiMeng runs on cuda:0")
+        if why := _off_device(x, opts):
+            raise Fallback(f"input {i} {why}")
     for node in gm.graph.nodes:
         if node.op == "output":
             outs = node.args[0]
             outs = outs if isinstance(outs, (list, tuple)) else [outs]
-            for o in outs:
+            for i, o in enumerate(outs):
                 val = getattr(o, "meta", {}).get("val")
                 if not isinstance(val, torch.Tensor):
                     raise Fallback("the graph returns a non-tensor")
+                if why := _off_device(val, opts):
+                    raise Fallback(f"result {i} {why}")
 
 
 @contextlib.contextmanager
