@@ -418,6 +418,22 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
         if (auto generic = dyn_cast<linalg::GenericOp>(producer))
           if (succeeded(readInitsAsInputs(rewriter, generic)))
             return success();
+      // Nor may a user that reads the producer's values more than once (a
+      // broadcast: its map is no permutation) fuse a producer updating a
+      // tensor in place: that tensor, an output of the fused op at the
+      // broadcast's map, would be updated once per read (a padded matmul's
+      // corner added to a bias, then broadcast, added the product three
+      // times over three broadcast rows). The producer reads it instead; an
+      // argument of the kernel it updates stays unfused.
+      if (!consumer.getMatchingIndexingMap(&operand).isPermutation())
+        if (auto generic = dyn_cast<linalg::GenericOp>(producer))
+          if (llvm::any_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
+                return generic.payloadUsesValueFromOperand(&init);
+              })) {
+            if (succeeded(readInitsAsInputs(rewriter, generic)))
+              return success();
+            continue;
+          }
       // A producer with other users: this consumer fuses a copy of it,
       // the others keep the original (fused into them in turn).
       Operation *original = producer;
