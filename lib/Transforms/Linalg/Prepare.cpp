@@ -412,28 +412,26 @@ struct FuseElementwiseProducer : public OpRewritePattern<linalg::GenericOp> {
       if (!producer || !isFusableEverywhere(producer) ||
           !linalg::areElementwiseOpsFusable(&operand))
         continue;
-      // A producer with other users that updates a tensor in place would
-      // stay a second output of each user: it reads that tensor instead.
-      if (!producer->hasOneUse())
-        if (auto generic = dyn_cast<linalg::GenericOp>(producer))
-          if (succeeded(readInitsAsInputs(rewriter, generic)))
-            return success();
-      // Nor may a user that reads the producer's values more than once (a
-      // broadcast: its map is no permutation) fuse a producer updating a
-      // tensor in place: that tensor, an output of the fused op at the
-      // broadcast's map, would be updated once per read (a padded matmul's
-      // corner added to a bias, then broadcast, added the product three
-      // times over three broadcast rows). The producer reads it instead; an
-      // argument of the kernel it updates stays unfused.
-      if (!consumer.getMatchingIndexingMap(&operand).isPermutation())
-        if (auto generic = dyn_cast<linalg::GenericOp>(producer))
-          if (llvm::any_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
-                return generic.payloadUsesValueFromOperand(&init);
-              })) {
-            if (succeeded(readInitsAsInputs(rewriter, generic)))
-              return success();
-            continue;
-          }
+      // A producer that updates a tensor in place stays, fused, an output
+      // of the fused op. Beside other users it would be written by each;
+      // under a user that reads it more than once (a broadcast: a map that
+      // is no permutation), at the broadcast's map, it would be updated once
+      // per read (a padded matmul's corner added to a bias, broadcast over
+      // three rows, added the product three times). So the producer reads
+      // that tensor as an input first; updating an argument of the kernel,
+      // it is not fused into a broadcast.
+      bool broadcast =
+          !consumer.getMatchingIndexingMap(&operand).isPermutation();
+      if (auto generic = dyn_cast<linalg::GenericOp>(producer);
+          generic && (broadcast || !producer->hasOneUse())) {
+        if (succeeded(readInitsAsInputs(rewriter, generic)))
+          return success();
+        if (broadcast &&
+            llvm::any_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
+              return generic.payloadUsesValueFromOperand(&init);
+            }))
+          continue;
+      }
       // A producer with other users: this consumer fuses a copy of it,
       // the others keep the original (fused into them in turn).
       Operation *original = producer;
