@@ -28,7 +28,7 @@ export check_args=${CHECK_ARGS:-} resume=${RESUME:-0}
 # Whether the file's report says it ran out of GPU memory.
 out_of_memory() {
   grep -q '"status": "error"' "$out/$1.json" 2>/dev/null &&
-    grep -qE 'OutOfMemoryError|CUDA_ERROR_OUT_OF_MEMORY' "$out/$1.log"
+    grep -qE 'OutOfMemoryError|CUDA_ERROR_OUT_OF_MEMORY|CUDA error: out of memory' "$out/$1.log"
 }
 export -f out_of_memory
 
