@@ -6,6 +6,8 @@
 #include "ConstantInputs.h"
 #include "ConvertTensor.h"
 #include "DeadResults.h"
+#include "Gathers.h"
+#include "Im2Col.h"
 #include "Generalize.h"
 #include "KernelAsserts.h"
 #include "ScalarOutputs.h"
@@ -55,29 +57,6 @@ Value getLastIndex(OpBuilder &b, Location loc, Value source, int64_t d) {
       getValueOrCreateConstantIndexOp(b, loc,
                                       tensor::getMixedSize(b, loc, source, d)),
       arith::ConstantIndexOp::create(b, loc, 1));
-}
-
-/// A linalg.generic that writes each element of `init` (of `type`), all its
-/// loops parallel: the value `element` builds from the element's indices
-/// (linalg.index) and its value in `init`. The form of the gathers below
-/// (pads, inserts, concatenations), which read their sources at computed,
-/// clamped indices.
-linalg::GenericOp buildGather(
-    OpBuilder &b, Location loc, RankedTensorType type, Value init,
-    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> element) {
-  int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-      b, loc, type, ValueRange{}, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nested, Location loc, ValueRange args) {
-        SmallVector<Value> indices;
-        for (int64_t d = 0; d < rank; ++d)
-          indices.push_back(linalg::IndexOp::create(nested, loc, d));
-        linalg::YieldOp::create(nested, loc,
-                                element(nested, loc, indices, args.front()));
-      });
 }
 
 /// Rewrites `tensor.pad` with static low padding and a constant padding value
@@ -706,15 +685,6 @@ static bool isRowMajorMatmul(linalg::LinalgOp op, int64_t batch) {
              SmallVector<AffineMap>{map({0, 2}), map({2, 1}), map({0, 1})};
 }
 
-/// The size a matmul dimension is padded to so the matmul plans take whole
-/// tiles: a multiple of `tile` when it is that large, else the power of two
-/// at least `smallest` that holds it.
-static int64_t getPaddedSize(int64_t size, int64_t tile, int64_t smallest) {
-  if (size >= tile)
-    return llvm::alignTo(size, tile);
-  return std::max<int64_t>(smallest, llvm::PowerOf2Ceil(size));
-}
-
 /// A (b..., M, K) with a dynamic M as (b..., ceil(M / 64), 64, `cols`) row
 /// tiles, zeros past M and K: a generic that reads A at clamped indices.
 static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
@@ -1121,6 +1091,18 @@ public:
       return signalPassFailure();
     getOperation().walk(markDestinationArguments);
     MLIRContext *ctx = &getContext();
+    // Convolutions become matmuls first, while their inputs are still
+    // `tensor.pad`s (read through their sources) and before the window
+    // patterns take them. Not for the verifier's references.
+    if (padMatmuls) {
+      RewritePatternSet im2col(ctx);
+      populateIm2ColPatterns(im2col);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(im2col)))) {
+        getOperation().emitError()
+            << "rewriting convolutions as matmuls did not converge";
+        return signalPassFailure();
+      }
+    }
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
                  ConcatToGeneric, FuseElementwiseProducer,

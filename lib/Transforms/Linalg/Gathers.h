@@ -1,0 +1,51 @@
+//===- Gathers.h - Generics that read their sources at computed indices -*- C++ -*-===//
+//
+// Shared by the passes of lib/Transforms/Linalg; not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_LIB_TRANSFORMS_LINALG_GATHERS_H
+#define QIMENG_LIB_TRANSFORMS_LINALG_GATHERS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+namespace mlir::qimeng {
+
+/// A linalg.generic that writes each element of `init` (of `type`), all its
+/// loops parallel: the value `element` builds from the element's indices
+/// (linalg.index) and its value in `init`. The form of the gathers of
+/// qimeng-prepare (pads, inserts, concatenations, im2col), which read their
+/// sources at computed, clamped indices.
+inline linalg::GenericOp buildGather(
+    OpBuilder &b, Location loc, RankedTensorType type, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> element) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+      b, loc, type, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < rank; ++d)
+          indices.push_back(linalg::IndexOp::create(nested, loc, d));
+        linalg::YieldOp::create(nested, loc,
+                                element(nested, loc, indices, args.front()));
+      });
+}
+
+/// The size a matmul dimension is padded to so the matmul plans take whole
+/// tiles: a multiple of `tile` when it is that large, else the power of two
+/// at least `smallest` that holds it.
+inline int64_t getPaddedSize(int64_t size, int64_t tile, int64_t smallest) {
+  if (size >= tile)
+    return llvm::alignTo(size, tile);
+  return std::max<int64_t>(smallest, llvm::PowerOf2Ceil(size));
+}
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_LIB_TRANSFORMS_LINALG_GATHERS_H

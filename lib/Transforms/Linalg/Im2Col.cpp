@@ -1,0 +1,314 @@
+//===- Im2Col.cpp - Convolutions as batched matmuls -----------------------===//
+//
+// A convolution planned as a window runs a thread per output, each reading
+// its C x KH x KW inputs and weights from global memory: KernelBench's
+// convolutions ran at 0.15-0.18x eager on the H100 (2026-12-05). Gathered
+// into columns (im2col), the same sums are a batched matmul, which the SIMT
+// matmul plan computes from shared-memory tiles, many outputs per thread,
+// for one extra pass that writes the columns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Im2Col.h"
+
+#include "Gathers.h"
+
+#include "QiMeng/Planner/OpFamily.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+/// The most bytes the gathered columns may take.
+constexpr int64_t kMaxColumnBytes = int64_t(16) << 30;
+/// The fewest filters (the matmul's M) worth a matmul tile.
+constexpr int64_t kMinFilters = 16;
+/// M and N tiles and the K step of the matmul plans (PadMatmulToTiles).
+constexpr int64_t kTileMN = 64;
+constexpr int64_t kTileK = 32;
+
+/// Strides and dilations of a channels-first convolution; none for other ops.
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+getWindowSteps(Operation *op) {
+  auto steps = [](auto conv) {
+    return std::make_pair(
+        llvm::to_vector(conv.getStrides().template getValues<int64_t>()),
+        llvm::to_vector(conv.getDilations().template getValues<int64_t>()));
+  };
+  if (auto conv = dyn_cast<linalg::Conv1DNcwFcwOp>(op))
+    return steps(conv);
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+    return steps(conv);
+  if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
+    return steps(conv);
+  return std::nullopt;
+}
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The coordinates of `flat` over `sizes`, row-major. The first is what is
+/// left: past the end when `flat` is (the callers clamp it).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<int64_t> sizes) {
+  SmallVector<Value> coords(sizes.size());
+  for (size_t d = sizes.size() - 1; d > 0; --d) {
+    Value size = constantIndex(b, loc, sizes[d]);
+    coords[d] = arith::RemUIOp::create(b, loc, flat, size);
+    flat = arith::DivUIOp::create(b, loc, flat, size);
+  }
+  coords[0] = flat;
+  return coords;
+}
+
+/// `value` clamped to [0, last].
+Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t last) {
+  return arith::MaxSIOp::create(
+      b, loc,
+      arith::MinSIOp::create(b, loc, value, constantIndex(b, loc, last)),
+      constantIndex(b, loc, 0));
+}
+
+/// Whether 0 <= `value` < `bound`.
+Value isWithin(OpBuilder &b, Location loc, Value value, int64_t bound) {
+  Value geZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       value, constantIndex(b, loc, 0));
+  Value ltBound = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        value, constantIndex(b, loc, bound));
+  return arith::AndIOp::create(b, loc, geZero, ltBound);
+}
+
+int64_t product(ArrayRef<int64_t> sizes) {
+  int64_t result = 1;
+  for (int64_t size : sizes)
+    result *= size;
+  return result;
+}
+
+/// Channels-first convolutions as batched matmuls (populateIm2ColPatterns).
+struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    auto steps = getWindowSteps(op);
+    if (!steps)
+      return rewriter.notifyMatchFailure(op, "not a channels-first conv");
+    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    auto [strides, dilations] = *steps;
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto outType = cast<RankedTensorType>(init.getType());
+    for (RankedTensorType type : {inputType, filterType, outType})
+      if (!type.hasStaticShape() || !type.getElementType().isF32() ||
+          llvm::is_contained(type.getShape(), 0))
+        return rewriter.notifyMatchFailure(op, "not f32 of static sizes");
+    int64_t images = inputType.getDimSize(0);
+    int64_t channels = inputType.getDimSize(1);
+    int64_t filters = filterType.getDimSize(0);
+    ArrayRef<int64_t> window = filterType.getShape().drop_front(2);
+    ArrayRef<int64_t> outSpatial = outType.getShape().drop_front(2);
+    unsigned spatial = window.size();
+    int64_t k = channels * product(window);
+    int64_t pixels = product(outSpatial);
+    if (k < kMinTiledMatmulK)
+      return rewriter.notifyMatchFailure(op, "few reads per output");
+    if (filters < kMinFilters)
+      return rewriter.notifyMatchFailure(op, "few filters");
+    int64_t kp = getPaddedSize(k, kTileK, 4);
+    int64_t fp = getPaddedSize(filters, kTileMN, 16);
+    int64_t pp = getPaddedSize(pixels, kTileMN, 16);
+    constexpr int64_t kBytes = 4;
+    if (images * kp > kMaxColumnBytes / kBytes / pp)
+      return rewriter.notifyMatchFailure(op, "the columns would be too large");
+
+    // A constant-padded input is read through its source, the padding
+    // selected where a window reaches past it.
+    Value source = input;
+    SmallVector<int64_t> low(spatial, 0);
+    TypedAttr padAttr;
+    Value padValue;
+    if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+      std::optional<SmallVector<int64_t>> lows =
+          getConstantIntValues(pad.getMixedLowPad());
+      std::optional<SmallVector<int64_t>> highs =
+          getConstantIntValues(pad.getMixedHighPad());
+      Value value = pad.getConstantPaddingValue();
+      bool constantValue = value && matchPattern(value, m_Constant(&padAttr));
+      if (lows && highs && (value && (constantValue ||
+                                      value.getParentRegion() !=
+                                          &pad.getRegion())) &&
+          (*lows)[0] == 0 && (*lows)[1] == 0 && (*highs)[0] == 0 &&
+          (*highs)[1] == 0 && pad.getSourceType().hasStaticShape()) {
+        source = pad.getSource();
+        low.assign(lows->begin() + 2, lows->end());
+        if (!constantValue)
+          padValue = value;
+      }
+    }
+    bool padded = source != input;
+    ArrayRef<int64_t> sourceShape =
+        cast<RankedTensorType>(source.getType()).getShape();
+
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+    SmallVector<int64_t> channelWindow = {channels};
+    llvm::append_range(channelWindow, window);
+    // Whether k and the pixel are within the convolution (not tile padding).
+    auto within = [&](OpBuilder &b, Location l, Value index, int64_t bound) {
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index,
+                                   constantIndex(b, l, bound));
+    };
+
+    // cols[n, k, p]: the input under window element k of output pixel p.
+    auto colsType = RankedTensorType::get({images, kp, pp}, f32);
+    Value cols =
+        buildGather(
+            rewriter, loc, colsType,
+            tensor::EmptyOp::create(rewriter, loc, colsType.getShape(), f32),
+            [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
+              Value inside = arith::AndIOp::create(
+                  b, l, within(b, l, at[1], k), within(b, l, at[2], pixels));
+              SmallVector<Value> cw = delinearize(b, l, at[1], channelWindow);
+              SmallVector<Value> o = delinearize(b, l, at[2], outSpatial);
+              SmallVector<Value> indices = {
+                  at[0], clampIndex(b, l, cw[0], channels - 1)};
+              Value inBounds;
+              for (unsigned i = 0; i < spatial; ++i) {
+                Value position = arith::AddIOp::create(
+                    b, l,
+                    arith::MulIOp::create(b, l, o[i],
+                                          constantIndex(b, l, strides[i])),
+                    arith::MulIOp::create(b, l, cw[i + 1],
+                                          constantIndex(b, l, dilations[i])));
+                if (low[i] != 0)
+                  position = arith::SubIOp::create(
+                      b, l, position, constantIndex(b, l, low[i]));
+                if (padded) {
+                  Value ok = isWithin(b, l, position, sourceShape[i + 2]);
+                  inBounds =
+                      inBounds ? arith::AndIOp::create(b, l, inBounds, ok) : ok;
+                }
+                indices.push_back(
+                    clampIndex(b, l, position, sourceShape[i + 2] - 1));
+              }
+              Value value = tensor::ExtractOp::create(b, l, source, indices);
+              if (inBounds) {
+                Value fill =
+                    padAttr ? arith::ConstantOp::create(b, l, padAttr)
+                                  .getResult()
+                            : padValue;
+                value = arith::SelectOp::create(b, l, inBounds, value, fill);
+              }
+              return arith::SelectOp::create(b, l, inside, value, zero);
+            })
+            .getResult(0);
+
+    // weights[n, f, k]: the filter, once per image (linalg.batch_matmul
+    // reads both operands per batch).
+    auto weightsType = RankedTensorType::get({images, fp, kp}, f32);
+    Value weights =
+        buildGather(
+            rewriter, loc, weightsType,
+            tensor::EmptyOp::create(rewriter, loc, weightsType.getShape(),
+                                    f32),
+            [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
+              Value inside = arith::AndIOp::create(
+                  b, l, within(b, l, at[1], filters), within(b, l, at[2], k));
+              SmallVector<Value> cw = delinearize(b, l, at[2], channelWindow);
+              SmallVector<Value> indices = {
+                  clampIndex(b, l, at[1], filters - 1),
+                  clampIndex(b, l, cw[0], channels - 1)};
+              indices.append(cw.begin() + 1, cw.end());
+              Value value = tensor::ExtractOp::create(b, l, filter, indices);
+              return arith::SelectOp::create(b, l, inside, value, zero);
+            })
+            .getResult(0);
+
+    // On whole tiles the product accumulates into the output, seen as
+    // (n, f, p); otherwise into zeros, its corner then added to the output.
+    bool whole = fp == filters && pp == pixels;
+    SmallVector<ReassociationIndices> flatPixels = {{0}, {1}, {}};
+    for (unsigned i = 0; i < spatial; ++i)
+      flatPixels.back().push_back(2 + i);
+    Value productInit;
+    if (whole) {
+      productInit =
+          tensor::CollapseShapeOp::create(rewriter, loc, init, flatPixels);
+    } else {
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, ArrayRef<int64_t>{images, fp, pp}, f32);
+      productInit =
+          linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    }
+    Value product = linalg::BatchMatmulOp::create(rewriter, loc,
+                                                  ValueRange{weights, cols},
+                                                  ValueRange{productInit})
+                        ->getResult(0);
+    Value result;
+    if (whole) {
+      result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product,
+                                             flatPixels);
+    } else {
+      // The corner plus the output's initial values. Into a fresh tensor
+      // unless the output is the kernel's argument (written in place): an
+      // op updating a temporary in place, fused into a consumer that
+      // broadcasts it, would add once per broadcast element.
+      unsigned rank = outType.getRank();
+      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+      SmallVector<utils::IteratorType> parallel(rank,
+                                                utils::IteratorType::parallel);
+      bool inPlace = isa<BlockArgument>(init);
+      SmallVector<Value> inputs;
+      SmallVector<AffineMap> maps = {id};
+      Value dest = init;
+      if (!inPlace) {
+        inputs.push_back(init);
+        maps.push_back(id);
+        dest = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), f32);
+      }
+      result =
+          linalg::GenericOp::create(
+              rewriter, loc, outType, inputs, ValueRange{dest}, maps, parallel,
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                SmallVector<Value> at;
+                for (unsigned d = 0; d < rank; ++d)
+                  at.push_back(linalg::IndexOp::create(b, l, d));
+                Value pixel = at[2];
+                for (unsigned i = 1; i < spatial; ++i)
+                  pixel = arith::AddIOp::create(
+                      b, l,
+                      arith::MulIOp::create(
+                          b, l, pixel, constantIndex(b, l, outSpatial[i])),
+                      at[2 + i]);
+                Value value = tensor::ExtractOp::create(
+                    b, l, product, ValueRange{at[0], at[1], pixel});
+                linalg::YieldOp::create(
+                    b, l, Value(arith::AddFOp::create(b, l, value, args[0])));
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::qimeng::populateIm2ColPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvAsBatchMatmul>(patterns.getContext());
+}

@@ -1,0 +1,33 @@
+//===- Im2Col.h - Convolutions as batched matmuls ---------------*- C++ -*-===//
+//
+// Shared by the passes of lib/Transforms/Linalg; not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_LIB_TRANSFORMS_LINALG_IM2COL_H
+#define QIMENG_LIB_TRANSFORMS_LINALG_IM2COL_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::qimeng {
+
+/// Adds the pattern that writes a channels-first convolution
+/// (linalg.conv_1d_ncw_fcw, conv_2d_nchw_fchw, conv_3d_ncdhw_fcdhw; f32,
+/// static shapes) whose outputs each read 32 inputs or more as a batched
+/// matmul the matmul plans take:
+///   cols[n, k, p] = input[n, c, o * stride + w * dilation - low]
+///                   (k = (c, w...), p = (o...); zero past the ends),
+///   weights[n, f, k] = filter[f, c, w...] (the filter, once per image),
+///   out[n, f, p] = init[n, f, p] + sum over k of weights * cols
+/// (linalg.batch_matmul). The gathers read a zero-padded input's source
+/// (`tensor.pad`) directly, and pad K, the pixels and the filters to whole
+/// tiles of the matmul plans; the product's corner is then added into the
+/// convolution's output, else the product accumulates into it in place.
+/// Not when the gathered input would exceed 16 GiB, when there are fewer
+/// than 16 filters, or when each output reads fewer than 32 inputs (the
+/// window plans take those).
+void populateIm2ColPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::qimeng
+
+#endif // QIMENG_LIB_TRANSFORMS_LINALG_IM2COL_H
