@@ -34,20 +34,38 @@ constexpr int64_t kMinFilters = 16;
 constexpr int64_t kTileMN = 64;
 constexpr int64_t kTileK = 32;
 
-/// Strides and dilations of a channels-first convolution; none for other ops.
-std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
-getWindowSteps(Operation *op) {
-  auto steps = [](auto conv) {
-    return std::make_pair(
+/// Where a convolution keeps its dimensions.
+struct ConvForm {
+  /// Input (n, s..., c) and output (n, o..., f); else (n, c, s...) and
+  /// (n, f, o...).
+  bool channelsLast;
+  /// The filter's order: (f, c, w...), (w..., c, f) or (f, w..., c).
+  enum FilterOrder { FCW, WCF, FWC } filter;
+  SmallVector<int64_t> strides, dilations;
+};
+
+/// The form of a convolution QiMeng writes as a matmul; none for other ops.
+std::optional<ConvForm> getConvForm(Operation *op) {
+  auto form = [](auto conv, bool channelsLast, ConvForm::FilterOrder filter) {
+    return ConvForm{
+        channelsLast, filter,
         llvm::to_vector(conv.getStrides().template getValues<int64_t>()),
-        llvm::to_vector(conv.getDilations().template getValues<int64_t>()));
+        llvm::to_vector(conv.getDilations().template getValues<int64_t>())};
   };
   if (auto conv = dyn_cast<linalg::Conv1DNcwFcwOp>(op))
-    return steps(conv);
+    return form(conv, false, ConvForm::FCW);
   if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-    return steps(conv);
+    return form(conv, false, ConvForm::FCW);
   if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
-    return steps(conv);
+    return form(conv, false, ConvForm::FCW);
+  if (auto conv = dyn_cast<linalg::Conv1DNwcWcfOp>(op))
+    return form(conv, true, ConvForm::WCF);
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+    return form(conv, true, ConvForm::WCF);
+  if (auto conv = dyn_cast<linalg::Conv3DNdhwcDhwcfOp>(op))
+    return form(conv, true, ConvForm::WCF);
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op))
+    return form(conv, true, ConvForm::FWC);
   return std::nullopt;
 }
 
@@ -93,18 +111,18 @@ int64_t product(ArrayRef<int64_t> sizes) {
   return result;
 }
 
-/// Channels-first convolutions as batched matmuls (populateIm2ColPatterns).
+/// Convolutions as batched matmuls (populateIm2ColPatterns).
 struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    auto steps = getWindowSteps(op);
-    if (!steps)
-      return rewriter.notifyMatchFailure(op, "not a channels-first conv");
+    std::optional<ConvForm> form = getConvForm(op);
+    if (!form)
+      return rewriter.notifyMatchFailure(op, "not a convolution QiMeng takes");
     if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
       return rewriter.notifyMatchFailure(op, "not on tensors");
-    auto [strides, dilations] = *steps;
+    bool last = form->channelsLast;
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();
     Value init = op.getDpsInitOperand(0)->get();
@@ -115,12 +133,23 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       if (!type.hasStaticShape() || !type.getElementType().isF32() ||
           llvm::is_contained(type.getShape(), 0))
         return rewriter.notifyMatchFailure(op, "not f32 of static sizes");
+    int64_t rank = outType.getRank();
+    unsigned spatial = rank - 2;
+    // Where the channels and the spatial dimensions of the input and the
+    // output are, and the filter's window and filter count.
+    unsigned channelDim = last ? rank - 1 : 1;
+    unsigned firstSpatial = last ? 1 : 2;
+    ArrayRef<int64_t> filterShape = filterType.getShape();
     int64_t images = inputType.getDimSize(0);
-    int64_t channels = inputType.getDimSize(1);
-    int64_t filters = filterType.getDimSize(0);
-    ArrayRef<int64_t> window = filterType.getShape().drop_front(2);
-    ArrayRef<int64_t> outSpatial = outType.getShape().drop_front(2);
-    unsigned spatial = window.size();
+    int64_t channels = inputType.getDimSize(channelDim);
+    int64_t filters = form->filter == ConvForm::WCF ? filterShape.back()
+                                                     : filterShape.front();
+    ArrayRef<int64_t> window =
+        form->filter == ConvForm::FCW   ? filterShape.drop_front(2)
+        : form->filter == ConvForm::WCF ? filterShape.drop_back(2)
+                                        : filterShape.slice(1, spatial);
+    ArrayRef<int64_t> outSpatial =
+        outType.getShape().slice(firstSpatial, spatial);
     int64_t k = channels * product(window);
     int64_t pixels = product(outSpatial);
     if (k < kMinTiledMatmulK)
@@ -147,65 +176,94 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           getConstantIntValues(pad.getMixedHighPad());
       Value value = pad.getConstantPaddingValue();
       bool constantValue = value && matchPattern(value, m_Constant(&padAttr));
-      if (lows && highs && (value && (constantValue ||
-                                      value.getParentRegion() !=
-                                          &pad.getRegion())) &&
-          (*lows)[0] == 0 && (*lows)[1] == 0 && (*highs)[0] == 0 &&
-          (*highs)[1] == 0 && pad.getSourceType().hasStaticShape()) {
+      if (lows && highs && value &&
+          (constantValue || value.getParentRegion() != &pad.getRegion()) &&
+          (*lows)[0] == 0 && (*highs)[0] == 0 && (*lows)[channelDim] == 0 &&
+          (*highs)[channelDim] == 0 && pad.getSourceType().hasStaticShape()) {
         source = pad.getSource();
-        low.assign(lows->begin() + 2, lows->end());
+        low.assign(lows->begin() + firstSpatial,
+                   lows->begin() + firstSpatial + spatial);
         if (!constantValue)
           padValue = value;
       }
     }
     bool padded = source != input;
-    ArrayRef<int64_t> sourceShape =
-        cast<RankedTensorType>(source.getType()).getShape();
+    ArrayRef<int64_t> sourceSpatial =
+        cast<RankedTensorType>(source.getType())
+            .getShape()
+            .slice(firstSpatial, spatial);
 
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
-    SmallVector<int64_t> channelWindow = {channels};
-    llvm::append_range(channelWindow, window);
-    // Whether k and the pixel are within the convolution (not tile padding).
+    // k runs over (c, w...) channels first, over (w..., c) channels last:
+    // along the input's contiguous dimension either way.
+    SmallVector<int64_t> kSizes;
+    if (!last)
+      kSizes.push_back(channels);
+    llvm::append_range(kSizes, window);
+    if (last)
+      kSizes.push_back(channels);
+    // The channel and the window position of k.
+    auto splitK = [&](OpBuilder &b, Location l, Value index) {
+      SmallVector<Value> parts = delinearize(b, l, index, kSizes);
+      Value channel = clampIndex(b, l, last ? parts.back() : parts.front(),
+                                 channels - 1);
+      SmallVector<Value> position(last ? ArrayRef<Value>(parts).drop_back()
+                                       : ArrayRef<Value>(parts).drop_front());
+      return std::make_pair(channel, position);
+    };
+    // Whether an index is within the convolution (not tile padding).
     auto within = [&](OpBuilder &b, Location l, Value index, int64_t bound) {
       return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index,
                                    constantIndex(b, l, bound));
     };
 
-    // cols[n, k, p]: the input under window element k of output pixel p.
-    auto colsType = RankedTensorType::get({images, kp, pp}, f32);
+    // The columns: the input under window element k of output pixel p,
+    // cols[n, k, p] channels first, cols[n, p, k] channels last.
+    auto colsType = RankedTensorType::get(
+        last ? ArrayRef<int64_t>{images, pp, kp}
+             : ArrayRef<int64_t>{images, kp, pp},
+        f32);
     Value cols =
         buildGather(
             rewriter, loc, colsType,
             tensor::EmptyOp::create(rewriter, loc, colsType.getShape(), f32),
             [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
+              Value kIndex = last ? at[2] : at[1];
+              Value pixel = last ? at[1] : at[2];
               Value inside = arith::AndIOp::create(
-                  b, l, within(b, l, at[1], k), within(b, l, at[2], pixels));
-              SmallVector<Value> cw = delinearize(b, l, at[1], channelWindow);
-              SmallVector<Value> o = delinearize(b, l, at[2], outSpatial);
-              SmallVector<Value> indices = {
-                  at[0], clampIndex(b, l, cw[0], channels - 1)};
+                  b, l, within(b, l, kIndex, k), within(b, l, pixel, pixels));
+              auto [channel, offsets] = splitK(b, l, kIndex);
+              SmallVector<Value> o = delinearize(b, l, pixel, outSpatial);
+              SmallVector<Value> positions;
               Value inBounds;
               for (unsigned i = 0; i < spatial; ++i) {
                 Value position = arith::AddIOp::create(
                     b, l,
-                    arith::MulIOp::create(b, l, o[i],
-                                          constantIndex(b, l, strides[i])),
-                    arith::MulIOp::create(b, l, cw[i + 1],
-                                          constantIndex(b, l, dilations[i])));
+                    arith::MulIOp::create(
+                        b, l, o[i], constantIndex(b, l, form->strides[i])),
+                    arith::MulIOp::create(
+                        b, l, offsets[i],
+                        constantIndex(b, l, form->dilations[i])));
                 if (low[i] != 0)
                   position = arith::SubIOp::create(
                       b, l, position, constantIndex(b, l, low[i]));
                 if (padded) {
-                  Value ok = isWithin(b, l, position, sourceShape[i + 2]);
+                  Value ok = isWithin(b, l, position, sourceSpatial[i]);
                   inBounds =
                       inBounds ? arith::AndIOp::create(b, l, inBounds, ok) : ok;
                 }
-                indices.push_back(
-                    clampIndex(b, l, position, sourceShape[i + 2] - 1));
+                positions.push_back(
+                    clampIndex(b, l, position, sourceSpatial[i] - 1));
               }
+              SmallVector<Value> indices = {at[0]};
+              if (!last)
+                indices.push_back(channel);
+              llvm::append_range(indices, positions);
+              if (last)
+                indices.push_back(channel);
               Value value = tensor::ExtractOp::create(b, l, source, indices);
               if (inBounds) {
                 Value fill =
@@ -218,47 +276,77 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             })
             .getResult(0);
 
-    // weights[n, f, k]: the filter, once per image (linalg.batch_matmul
-    // reads both operands per batch).
-    auto weightsType = RankedTensorType::get({images, fp, kp}, f32);
+    // The filter as weights[n, f, k] channels first, weights[n, k, f]
+    // channels last, once per image (linalg.batch_matmul reads both
+    // operands per batch).
+    auto weightsType = RankedTensorType::get(
+        last ? ArrayRef<int64_t>{images, kp, fp}
+             : ArrayRef<int64_t>{images, fp, kp},
+        f32);
     Value weights =
         buildGather(
             rewriter, loc, weightsType,
             tensor::EmptyOp::create(rewriter, loc, weightsType.getShape(),
                                     f32),
             [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
+              Value kIndex = last ? at[1] : at[2];
+              Value f = last ? at[2] : at[1];
               Value inside = arith::AndIOp::create(
-                  b, l, within(b, l, at[1], filters), within(b, l, at[2], k));
-              SmallVector<Value> cw = delinearize(b, l, at[2], channelWindow);
-              SmallVector<Value> indices = {
-                  clampIndex(b, l, at[1], filters - 1),
-                  clampIndex(b, l, cw[0], channels - 1)};
-              indices.append(cw.begin() + 1, cw.end());
+                  b, l, within(b, l, f, filters), within(b, l, kIndex, k));
+              auto [channel, offsets] = splitK(b, l, kIndex);
+              Value fc = clampIndex(b, l, f, filters - 1);
+              SmallVector<Value> indices;
+              switch (form->filter) {
+              case ConvForm::FCW:
+                indices = {fc, channel};
+                llvm::append_range(indices, offsets);
+                break;
+              case ConvForm::WCF:
+                indices.assign(offsets.begin(), offsets.end());
+                indices.append({channel, fc});
+                break;
+              case ConvForm::FWC:
+                indices = {fc};
+                llvm::append_range(indices, offsets);
+                indices.push_back(channel);
+                break;
+              }
               Value value = tensor::ExtractOp::create(b, l, filter, indices);
               return arith::SelectOp::create(b, l, inside, value, zero);
             })
             .getResult(0);
 
     // On whole tiles the product accumulates into the output, seen as
-    // (n, f, p); otherwise into zeros, its corner then added to the output.
+    // (n, f, p) or (n, p, f); otherwise into zeros, its corner then added
+    // to the output.
     bool whole = fp == filters && pp == pixels;
-    SmallVector<ReassociationIndices> flatPixels = {{0}, {1}, {}};
+    SmallVector<ReassociationIndices> flatPixels = {{0}};
+    ReassociationIndices pixelDims;
     for (unsigned i = 0; i < spatial; ++i)
-      flatPixels.back().push_back(2 + i);
+      pixelDims.push_back(firstSpatial + i);
+    if (last)
+      flatPixels.append({pixelDims, {rank - 1}});
+    else
+      flatPixels.append({{1}, pixelDims});
     Value productInit;
     if (whole) {
       productInit =
           tensor::CollapseShapeOp::create(rewriter, loc, init, flatPixels);
     } else {
       Value empty = tensor::EmptyOp::create(
-          rewriter, loc, ArrayRef<int64_t>{images, fp, pp}, f32);
+          rewriter, loc,
+          last ? ArrayRef<int64_t>{images, pp, fp}
+               : ArrayRef<int64_t>{images, fp, pp},
+          f32);
       productInit =
           linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
     }
-    Value product = linalg::BatchMatmulOp::create(rewriter, loc,
-                                                  ValueRange{weights, cols},
-                                                  ValueRange{productInit})
-                        ->getResult(0);
+    SmallVector<Value> operands = last ? SmallVector<Value>{cols, weights}
+                                       : SmallVector<Value>{weights, cols};
+    Value product =
+        linalg::BatchMatmulOp::create(rewriter, loc, operands,
+                                      ValueRange{productInit})
+            ->getResult(0);
     Value result;
     if (whole) {
       result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product,
@@ -268,7 +356,6 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       // unless the output is the kernel's argument (written in place): an
       // op updating a temporary in place, fused into a consumer that
       // broadcasts it, would add once per broadcast element.
-      unsigned rank = outType.getRank();
       AffineMap id = rewriter.getMultiDimIdentityMap(rank);
       SmallVector<utils::IteratorType> parallel(rank,
                                                 utils::IteratorType::parallel);
@@ -286,17 +373,20 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
               rewriter, loc, outType, inputs, ValueRange{dest}, maps, parallel,
               [&](OpBuilder &b, Location l, ValueRange args) {
                 SmallVector<Value> at;
-                for (unsigned d = 0; d < rank; ++d)
+                for (int64_t d = 0; d < rank; ++d)
                   at.push_back(linalg::IndexOp::create(b, l, d));
-                Value pixel = at[2];
+                Value pixel = at[firstSpatial];
                 for (unsigned i = 1; i < spatial; ++i)
                   pixel = arith::AddIOp::create(
                       b, l,
                       arith::MulIOp::create(
                           b, l, pixel, constantIndex(b, l, outSpatial[i])),
-                      at[2 + i]);
-                Value value = tensor::ExtractOp::create(
-                    b, l, product, ValueRange{at[0], at[1], pixel});
+                      at[firstSpatial + i]);
+                Value f = at[last ? rank - 1 : 1];
+                SmallVector<Value> corner =
+                    last ? SmallVector<Value>{at[0], pixel, f}
+                         : SmallVector<Value>{at[0], f, pixel};
+                Value value = tensor::ExtractOp::create(b, l, product, corner);
                 linalg::YieldOp::create(
                     b, l, Value(arith::AddFOp::create(b, l, value, args[0])));
               })

@@ -11,15 +11,18 @@
 
 namespace mlir::qimeng {
 
-/// Adds the pattern that writes a channels-first convolution
-/// (linalg.conv_1d_ncw_fcw, conv_2d_nchw_fchw, conv_3d_ncdhw_fcdhw; f32,
-/// static shapes) whose outputs each read 32 inputs or more as a batched
-/// matmul the matmul plans take:
+/// Adds the pattern that writes a convolution (f32, static shapes) whose
+/// outputs each read 32 inputs or more as a batched matmul the matmul plans
+/// take. Channels first (linalg.conv_1d_ncw_fcw, conv_2d_nchw_fchw,
+/// conv_3d_ncdhw_fcdhw: what torch-mlir emits):
 ///   cols[n, k, p] = input[n, c, o * stride + w * dilation - low]
 ///                   (k = (c, w...), p = (o...); zero past the ends),
 ///   weights[n, f, k] = filter[f, c, w...] (the filter, once per image),
 ///   out[n, f, p] = init[n, f, p] + sum over k of weights * cols
-/// (linalg.batch_matmul). The gathers read a zero-padded input's source
+/// (linalg.batch_matmul). Channels last (conv_1d_nwc_wcf, conv_2d_nhwc_hwcf,
+/// conv_2d_nhwc_fhwc, conv_3d_ndhwc_dhwcf: IREE's and StableHLO's) the same
+/// with k = (w..., c), cols[n, p, k] times weights[n, k, f] into
+/// out[n, p, f]. The gathers read a constant-padded input's source
 /// (`tensor.pad`) directly, and pad K, the pixels and the filters to whole
 /// tiles of the matmul plans; the product's corner is then added into the
 /// convolution's output, else the product accumulates into it in place.
