@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -52,21 +53,16 @@ std::optional<ConvForm> getConvForm(Operation *op) {
         llvm::to_vector(conv.getStrides().template getValues<int64_t>()),
         llvm::to_vector(conv.getDilations().template getValues<int64_t>())};
   };
-  if (auto conv = dyn_cast<linalg::Conv1DNcwFcwOp>(op))
-    return form(conv, false, ConvForm::FCW);
-  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-    return form(conv, false, ConvForm::FCW);
-  if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
-    return form(conv, false, ConvForm::FCW);
-  if (auto conv = dyn_cast<linalg::Conv1DNwcWcfOp>(op))
-    return form(conv, true, ConvForm::WCF);
-  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-    return form(conv, true, ConvForm::WCF);
-  if (auto conv = dyn_cast<linalg::Conv3DNdhwcDhwcfOp>(op))
-    return form(conv, true, ConvForm::WCF);
-  if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op))
-    return form(conv, true, ConvForm::FWC);
-  return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<ConvForm>>(op)
+      .Case<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+            linalg::Conv3DNcdhwFcdhwOp>(
+          [&](auto conv) { return form(conv, false, ConvForm::FCW); })
+      .Case<linalg::Conv1DNwcWcfOp, linalg::Conv2DNhwcHwcfOp,
+            linalg::Conv3DNdhwcDhwcfOp>(
+          [&](auto conv) { return form(conv, true, ConvForm::WCF); })
+      .Case<linalg::Conv2DNhwcFhwcOp>(
+          [&](auto conv) { return form(conv, true, ConvForm::FWC); })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
