@@ -91,13 +91,11 @@ Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t last) {
       constantIndex(b, loc, 0));
 }
 
-/// Whether 0 <= `value` < `bound`.
+/// Whether 0 <= `value` < `bound`: one unsigned comparison (a negative
+/// index is a large unsigned one).
 Value isWithin(OpBuilder &b, Location loc, Value value, int64_t bound) {
-  Value geZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       value, constantIndex(b, loc, 0));
-  Value ltBound = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        value, constantIndex(b, loc, bound));
-  return arith::AndIOp::create(b, loc, geZero, ltBound);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, value,
+                               constantIndex(b, loc, bound));
 }
 
 int64_t product(ArrayRef<int64_t> sizes) {
@@ -139,7 +137,7 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t images = inputType.getDimSize(0);
     int64_t channels = inputType.getDimSize(channelDim);
     int64_t filters = form->filter == ConvForm::WCF ? filterShape.back()
-                                                     : filterShape.front();
+                                                    : filterShape.front();
     ArrayRef<int64_t> window =
         form->filter == ConvForm::FCW   ? filterShape.drop_front(2)
         : form->filter == ConvForm::WCF ? filterShape.drop_back(2)
@@ -184,10 +182,9 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       }
     }
     bool padded = source != input;
-    ArrayRef<int64_t> sourceSpatial =
-        cast<RankedTensorType>(source.getType())
-            .getShape()
-            .slice(firstSpatial, spatial);
+    ArrayRef<int64_t> sourceSpatial = cast<RankedTensorType>(source.getType())
+                                          .getShape()
+                                          .slice(firstSpatial, spatial);
 
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
@@ -204,24 +201,18 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // The channel and the window position of k.
     auto splitK = [&](OpBuilder &b, Location l, Value index) {
       SmallVector<Value> parts = delinearize(b, l, index, kSizes);
-      Value channel = clampIndex(b, l, last ? parts.back() : parts.front(),
-                                 channels - 1);
+      Value channel =
+          clampIndex(b, l, last ? parts.back() : parts.front(), channels - 1);
       SmallVector<Value> position(last ? ArrayRef<Value>(parts).drop_back()
                                        : ArrayRef<Value>(parts).drop_front());
       return std::make_pair(channel, position);
     };
-    // Whether an index is within the convolution (not tile padding).
-    auto within = [&](OpBuilder &b, Location l, Value index, int64_t bound) {
-      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index,
-                                   constantIndex(b, l, bound));
-    };
-
     // The columns: the input under window element k of output pixel p,
     // cols[n, k, p] channels first, cols[n, p, k] channels last.
-    auto colsType = RankedTensorType::get(
-        last ? ArrayRef<int64_t>{images, pp, kp}
-             : ArrayRef<int64_t>{images, kp, pp},
-        f32);
+    auto colsType =
+        RankedTensorType::get(last ? ArrayRef<int64_t>{images, pp, kp}
+                                   : ArrayRef<int64_t>{images, kp, pp},
+                              f32);
     Value cols =
         buildGather(
             rewriter, loc, colsType,
@@ -229,8 +220,9 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
               Value kIndex = last ? at[2] : at[1];
               Value pixel = last ? at[1] : at[2];
-              Value inside = arith::AndIOp::create(
-                  b, l, within(b, l, kIndex, k), within(b, l, pixel, pixels));
+              Value inside =
+                  arith::AndIOp::create(b, l, isWithin(b, l, kIndex, k),
+                                        isWithin(b, l, pixel, pixels));
               auto [channel, offsets] = splitK(b, l, kIndex);
               SmallVector<Value> o = delinearize(b, l, pixel, outSpatial);
               SmallVector<Value> positions;
@@ -244,8 +236,8 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                         b, l, offsets[i],
                         constantIndex(b, l, form->dilations[i])));
                 if (low[i] != 0)
-                  position = arith::SubIOp::create(
-                      b, l, position, constantIndex(b, l, low[i]));
+                  position = arith::SubIOp::create(b, l, position,
+                                                   constantIndex(b, l, low[i]));
                 if (padded) {
                   Value ok = isWithin(b, l, position, sourceSpatial[i]);
                   inBounds =
@@ -263,9 +255,9 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
               Value value = tensor::ExtractOp::create(b, l, source, indices);
               if (inBounds) {
                 Value fill =
-                    padAttr ? arith::ConstantOp::create(b, l, padAttr)
-                                  .getResult()
-                            : padValue;
+                    padAttr
+                        ? arith::ConstantOp::create(b, l, padAttr).getResult()
+                        : padValue;
                 value = arith::SelectOp::create(b, l, inBounds, value, fill);
               }
               return arith::SelectOp::create(b, l, inside, value, zero);
@@ -275,20 +267,19 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // The filter as weights[n, f, k] channels first, weights[n, k, f]
     // channels last, once per image (linalg.batch_matmul reads both
     // operands per batch).
-    auto weightsType = RankedTensorType::get(
-        last ? ArrayRef<int64_t>{images, kp, fp}
-             : ArrayRef<int64_t>{images, fp, kp},
-        f32);
+    auto weightsType =
+        RankedTensorType::get(last ? ArrayRef<int64_t>{images, kp, fp}
+                                   : ArrayRef<int64_t>{images, fp, kp},
+                              f32);
     Value weights =
         buildGather(
             rewriter, loc, weightsType,
-            tensor::EmptyOp::create(rewriter, loc, weightsType.getShape(),
-                                    f32),
+            tensor::EmptyOp::create(rewriter, loc, weightsType.getShape(), f32),
             [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
               Value kIndex = last ? at[1] : at[2];
               Value f = last ? at[2] : at[1];
               Value inside = arith::AndIOp::create(
-                  b, l, within(b, l, f, filters), within(b, l, kIndex, k));
+                  b, l, isWithin(b, l, f, filters), isWithin(b, l, kIndex, k));
               auto [channel, offsets] = splitK(b, l, kIndex);
               Value fc = clampIndex(b, l, f, filters - 1);
               SmallVector<Value> indices;
@@ -329,62 +320,44 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       productInit =
           tensor::CollapseShapeOp::create(rewriter, loc, init, flatPixels);
     } else {
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc,
-          last ? ArrayRef<int64_t>{images, pp, fp}
-               : ArrayRef<int64_t>{images, fp, pp},
-          f32);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc,
+                                  last ? ArrayRef<int64_t>{images, pp, fp}
+                                       : ArrayRef<int64_t>{images, fp, pp},
+                                  f32);
       productInit =
           linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
     }
     SmallVector<Value> operands = last ? SmallVector<Value>{cols, weights}
                                        : SmallVector<Value>{weights, cols};
-    Value product =
-        linalg::BatchMatmulOp::create(rewriter, loc, operands,
-                                      ValueRange{productInit})
-            ->getResult(0);
+    Value product = linalg::BatchMatmulOp::create(rewriter, loc, operands,
+                                                  ValueRange{productInit})
+                        ->getResult(0);
     Value result;
     if (whole) {
       result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product,
                                              flatPixels);
     } else {
-      // The corner plus the output's initial values. Into a fresh tensor
-      // unless the output is the kernel's argument (written in place): an
-      // op updating a temporary in place, fused into a consumer that
-      // broadcasts it, would add once per broadcast element.
-      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-      SmallVector<utils::IteratorType> parallel(rank,
-                                                utils::IteratorType::parallel);
-      bool inPlace = isa<BlockArgument>(init);
-      SmallVector<Value> inputs;
-      SmallVector<AffineMap> maps = {id};
-      Value dest = init;
-      if (!inPlace) {
-        inputs.push_back(init);
-        maps.push_back(id);
-        dest = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), f32);
-      }
+      // The corner added to the output's initial values, in place (fused
+      // into a broadcasting user, it reads them as an input first:
+      // FuseElementwiseProducer).
       result =
-          linalg::GenericOp::create(
-              rewriter, loc, outType, inputs, ValueRange{dest}, maps, parallel,
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                SmallVector<Value> at;
-                for (int64_t d = 0; d < rank; ++d)
-                  at.push_back(linalg::IndexOp::create(b, l, d));
+          buildGather(
+              rewriter, loc, outType, init,
+              [&](OpBuilder &b, Location l, ValueRange at, Value acc) -> Value {
                 Value pixel = at[firstSpatial];
                 for (unsigned i = 1; i < spatial; ++i)
                   pixel = arith::AddIOp::create(
                       b, l,
-                      arith::MulIOp::create(
-                          b, l, pixel, constantIndex(b, l, outSpatial[i])),
+                      arith::MulIOp::create(b, l, pixel,
+                                            constantIndex(b, l, outSpatial[i])),
                       at[firstSpatial + i]);
                 Value f = at[last ? rank - 1 : 1];
                 SmallVector<Value> corner =
                     last ? SmallVector<Value>{at[0], pixel, f}
                          : SmallVector<Value>{at[0], f, pixel};
                 Value value = tensor::ExtractOp::create(b, l, product, corner);
-                linalg::YieldOp::create(
-                    b, l, Value(arith::AddFOp::create(b, l, value, args[0])));
+                return arith::AddFOp::create(b, l, value, acc);
               })
               .getResult(0);
     }
