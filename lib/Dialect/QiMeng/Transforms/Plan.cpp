@@ -539,6 +539,41 @@ bool hasOneRowSource(const RowGroup &group) {
          dependsOnOneDynamicArgument(group.ops);
 }
 
+/// Whether the outputs of `op` along one of its parallel loops all read the
+/// same elements of the inputs indexed by other parallel loops (those
+/// indexed by that loop are small tables of it and the reduction loop),
+/// while its reduction (the last loop) is static and at most `warpSize`
+/// long: the triangular reduction of a blocked scan, out[r, c] = sum over
+/// k of where(k <= c, x[r, k], 0). A thread per output then shares each
+/// load with the other lanes of its warp (one broadcast) and adds a few
+/// terms, where a warp per output would load and shuffle for each one.
+bool hasSharedShortReduction(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                             int64_t warpSize) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned reduction = bounds.size() - 1;
+  if (bounds.empty() || op.getNumReductionLoops() != 1 ||
+      iterators.back() != utils::IteratorType::reduction ||
+      ShapedType::isDynamic(bounds.back()) || bounds.back() > warpSize)
+    return false;
+  for (unsigned loop = 0; loop < reduction; ++loop) {
+    if (iterators[loop] != utils::IteratorType::parallel)
+      continue;
+    bool shared = false, tablesOnly = true;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(loop)) {
+        shared |= map.isFunctionOfDim(reduction);
+        continue;
+      }
+      for (unsigned other = 0; other < reduction; ++other)
+        tablesOnly &= other == loop || !map.isFunctionOfDim(other);
+    }
+    if (shared && tablesOnly)
+      return true;
+  }
+  return false;
+}
+
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
 /// two reduction loops or more once its padding is fused), which the
@@ -561,7 +596,8 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
       });
   bool gathers = host.getNumReductionLoops() >= 2 &&
                  !host.getBlock()->getOps<tensor::ExtractOp>().empty();
-  if (!strided && !gathers)
+  if (!strided && !gathers &&
+      !hasSharedShortReduction(host, host.getStaticLoopRanges(), kWarpSize))
     return false;
   unsigned loops = init.getNumLoops();
   SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
@@ -727,7 +763,8 @@ LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
 /// reduction loop (coalesced) and combining with shuffles; 8 warps per block
 /// along the innermost parallel loop (fewer when 8 does not divide it).
 /// Fails (without a diagnostic, planning nothing) when the op does not
-/// qualify; the caller then takes the generic plan.
+/// qualify or its outputs share short rows (hasSharedShortReduction); the
+/// caller then takes the generic plan, a thread per output.
 LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
                                          linalg::LinalgOp op, StringRef tag,
                                          ArrayRef<int64_t> bounds) {
@@ -739,6 +776,7 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
       (!ShapedType::isDynamic(bounds.back()) &&
        bounds.back() < target.warpSize) ||
       (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
+      hasSharedShortReduction(op, bounds, target.warpSize) ||
       // Unit dimensions a keepdim reduction keeps are indexed by 0.
       llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
         return !m.isProjectedPermutation(
@@ -1090,11 +1128,16 @@ private:
       for (linalg::LinalgOp op : roots)
         if (getMatmulPath(op, planner.getTarget()) != MatmulPath::None)
           fused.insert(op);
+      // A reduction whose outputs share short rows takes a thread per
+      // output (planWarpReduction), not a row group's lanes.
+      int64_t warpSize = planner.getTarget().warpSize;
       rowGroups = findRowGroups(
           roots,
-          [](linalg::LinalgOp op) {
-            return getWarpReductionKind(op).has_value() ||
-                   isWarpArgReduction(op);
+          [&](linalg::LinalgOp op) {
+            return (getWarpReductionKind(op).has_value() ||
+                    isWarpArgReduction(op)) &&
+                   !hasSharedShortReduction(op, op.getStaticLoopRanges(),
+                                            warpSize);
           },
           fused);
       llvm::erase_if(rowGroups, [&](const RowGroup &group) {
