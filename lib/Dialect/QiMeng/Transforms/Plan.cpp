@@ -576,8 +576,9 @@ bool hasSharedShortReduction(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
-/// two reduction loops or more once its padding is fused), which the
-/// parallel plan takes, its parallel loops first (dynamic ones sized from
+/// two reduction loops or more once its padding is fused) or a short
+/// reduction whose outputs share their rows (hasSharedShortReduction),
+/// which the parallel plan takes, its parallel loops first (dynamic ones sized from
 /// one argument), written in loop order, and `init` the elementwise op that
 /// fills its output over those loops (a bias broadcast, a pool's start value):
 /// the parallel plan then tiles both alike, and `init` runs in the window's
