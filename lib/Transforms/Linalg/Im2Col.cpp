@@ -29,8 +29,12 @@ namespace {
 
 /// The most bytes the gathered columns may take.
 constexpr int64_t kMaxColumnBytes = int64_t(16) << 30;
-/// The fewest filters (the matmul's M) worth a matmul tile.
-constexpr int64_t kMinFilters = 16;
+/// The fewest filters (the product's filter dimension) that pay for the
+/// columns: each gathered element is written once and read once more, and
+/// feeds one multiply-add per filter. Measured on an H100 (2026-12-05): 3-D
+/// convolutions of 16 and 24 filters over 3 channels ran 0.63-0.86x as fast
+/// as their window plans this way, those of 32 filters and more 1.4-3.5x.
+constexpr int64_t kMinFilters = 32;
 /// M and N tiles and the K step of the matmul plans (PadMatmulToTiles).
 constexpr int64_t kTileMN = 64;
 constexpr int64_t kTileK = 32;

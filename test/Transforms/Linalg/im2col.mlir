@@ -6,7 +6,7 @@
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
 // RUN: grep -q gpu.binary %t.gpu.mlir
 // Convolutions whose outputs each read 32 inputs or more,
-// with 16 filters or more, become batched matmuls over gathered columns
+// with 32 filters or more, become batched matmuls over gathered columns
 // (im2col); the host runs of the rewritten kernels match the convolutions.
 // HOST: matches the reference in 2 trial(s)
 
@@ -52,33 +52,33 @@ func.func @whole(%x: tensor<3x8x10x10xf32>, %w: tensor<32x8x3x3xf32>) -> tensor<
 // written into it in place).
 // CHECK-LABEL: func.func @strided_dilated
 // CHECK:         linalg.batch_matmul
-// CHECK:         linalg.generic {{.*}} outs(%arg2 : tensor<2x16x7x8xf32>)
-func.func @strided_dilated(%x: tensor<2x4x17x19xf32>, %w: tensor<16x4x3x3xf32>, %out: tensor<2x16x7x8xf32>) -> tensor<2x16x7x8xf32> {
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<2x4x17x19xf32>, tensor<16x4x3x3xf32>) outs(%out : tensor<2x16x7x8xf32>) -> tensor<2x16x7x8xf32>
-  return %r : tensor<2x16x7x8xf32>
+// CHECK:         linalg.generic {{.*}} outs(%arg2 : tensor<2x32x7x8xf32>)
+func.func @strided_dilated(%x: tensor<2x4x17x19xf32>, %w: tensor<32x4x3x3xf32>, %out: tensor<2x32x7x8xf32>) -> tensor<2x32x7x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<2x4x17x19xf32>, tensor<32x4x3x3xf32>) outs(%out : tensor<2x32x7x8xf32>) -> tensor<2x32x7x8xf32>
+  return %r : tensor<2x32x7x8xf32>
 }
 
 // CHECK-LABEL: func.func @conv1d
-// CHECK:         linalg.batch_matmul {{.*}} tensor<3x32x64xf32>
-func.func @conv1d(%x: tensor<3x8x50xf32>, %w: tensor<17x8x5xf32>) -> tensor<3x17x23xf32> {
+// CHECK:         linalg.batch_matmul {{.*}} tensor<3x64x32xf32>
+func.func @conv1d(%x: tensor<3x8x50xf32>, %w: tensor<37x8x5xf32>) -> tensor<3x37x23xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<3x17x23xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x17x23xf32>) -> tensor<3x17x23xf32>
-  %r = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%x, %w : tensor<3x8x50xf32>, tensor<17x8x5xf32>) outs(%f : tensor<3x17x23xf32>) -> tensor<3x17x23xf32>
-  return %r : tensor<3x17x23xf32>
+  %e = tensor.empty() : tensor<3x37x23xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x37x23xf32>) -> tensor<3x37x23xf32>
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%x, %w : tensor<3x8x50xf32>, tensor<37x8x5xf32>) outs(%f : tensor<3x37x23xf32>) -> tensor<3x37x23xf32>
+  return %r : tensor<3x37x23xf32>
 }
 
 // CHECK-LABEL: func.func @conv3d
 // CHECK:         linalg.batch_matmul
-func.func @conv3d(%x: tensor<1x4x6x7x8xf32>, %w: tensor<16x4x2x2x2xf32>) -> tensor<1x16x5x6x7xf32> {
+func.func @conv3d(%x: tensor<1x4x6x7x8xf32>, %w: tensor<32x4x2x2x2xf32>) -> tensor<1x32x5x6x7xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x5x6x7xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x5x6x7xf32>) -> tensor<1x16x5x6x7xf32>
-  %r = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x, %w : tensor<1x4x6x7x8xf32>, tensor<16x4x2x2x2xf32>) outs(%f : tensor<1x16x5x6x7xf32>) -> tensor<1x16x5x6x7xf32>
-  return %r : tensor<1x16x5x6x7xf32>
+  %e = tensor.empty() : tensor<1x32x5x6x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x5x6x7xf32>) -> tensor<1x32x5x6x7xf32>
+  %r = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x, %w : tensor<1x4x6x7x8xf32>, tensor<32x4x2x2x2xf32>) outs(%f : tensor<1x32x5x6x7xf32>) -> tensor<1x32x5x6x7xf32>
+  return %r : tensor<1x32x5x6x7xf32>
 }
 
-// 27 reads per output, or 8 filters: left to the window plans.
+// 27 reads per output, or 24 filters: left to the window plans.
 // CHECK-LABEL: func.func @few_reads
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-LABEL: func.func @few_filters
@@ -87,9 +87,9 @@ func.func @few_reads(%x: tensor<2x3x10x10xf32>, %w: tensor<16x3x3x3xf32>, %out: 
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x3x10x10xf32>, tensor<16x3x3x3xf32>) outs(%out : tensor<2x16x8x8xf32>) -> tensor<2x16x8x8xf32>
   return %r : tensor<2x16x8x8xf32>
 }
-func.func @few_filters(%x: tensor<2x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %out: tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32> {
-  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%out : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
-  return %r : tensor<2x8x8x8xf32>
+func.func @few_filters(%x: tensor<2x8x10x10xf32>, %w: tensor<24x8x3x3xf32>, %out: tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x8x10x10xf32>, tensor<24x8x3x3xf32>) outs(%out : tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32>
+  return %r : tensor<2x24x8x8xf32>
 }
 
 // Channels last: cols[n, p, k] over k = (w..., c) (the input's contiguous
@@ -122,15 +122,15 @@ func.func @nhwc_whole(%x: tensor<3x10x10x8xf32>, %w: tensor<3x3x8x64xf32>, %out:
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<3x10x10x8xf32>, tensor<3x3x8x64xf32>) outs(%out : tensor<3x8x8x64xf32>) -> tensor<3x8x8x64xf32>
   return %r : tensor<3x8x8x64xf32>
 }
-func.func @nhwc_fhwc_strided(%x: tensor<2x17x19x4xf32>, %w: tensor<24x3x3x4xf32>, %out: tensor<2x7x8x24xf32>) -> tensor<2x7x8x24xf32> {
-  %r = linalg.conv_2d_nhwc_fhwc {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<2x17x19x4xf32>, tensor<24x3x3x4xf32>) outs(%out : tensor<2x7x8x24xf32>) -> tensor<2x7x8x24xf32>
-  return %r : tensor<2x7x8x24xf32>
+func.func @nhwc_fhwc_strided(%x: tensor<2x17x19x4xf32>, %w: tensor<40x3x3x4xf32>, %out: tensor<2x7x8x40xf32>) -> tensor<2x7x8x40xf32> {
+  %r = linalg.conv_2d_nhwc_fhwc {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<2x17x19x4xf32>, tensor<40x3x3x4xf32>) outs(%out : tensor<2x7x8x40xf32>) -> tensor<2x7x8x40xf32>
+  return %r : tensor<2x7x8x40xf32>
 }
-func.func @nwc(%x: tensor<3x50x8xf32>, %w: tensor<5x8x17xf32>, %out: tensor<3x23x17xf32>) -> tensor<3x23x17xf32> {
-  %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%x, %w : tensor<3x50x8xf32>, tensor<5x8x17xf32>) outs(%out : tensor<3x23x17xf32>) -> tensor<3x23x17xf32>
-  return %r : tensor<3x23x17xf32>
+func.func @nwc(%x: tensor<3x50x8xf32>, %w: tensor<5x8x37xf32>, %out: tensor<3x23x37xf32>) -> tensor<3x23x37xf32> {
+  %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%x, %w : tensor<3x50x8xf32>, tensor<5x8x37xf32>) outs(%out : tensor<3x23x37xf32>) -> tensor<3x23x37xf32>
+  return %r : tensor<3x23x37xf32>
 }
-func.func @ndhwc(%x: tensor<1x6x7x8x4xf32>, %w: tensor<2x2x2x4x16xf32>, %out: tensor<1x5x6x7x16xf32>) -> tensor<1x5x6x7x16xf32> {
-  %r = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x, %w : tensor<1x6x7x8x4xf32>, tensor<2x2x2x4x16xf32>) outs(%out : tensor<1x5x6x7x16xf32>) -> tensor<1x5x6x7x16xf32>
-  return %r : tensor<1x5x6x7x16xf32>
+func.func @ndhwc(%x: tensor<1x6x7x8x4xf32>, %w: tensor<2x2x2x4x32xf32>, %out: tensor<1x5x6x7x32xf32>) -> tensor<1x5x6x7x32xf32> {
+  %r = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x, %w : tensor<1x6x7x8x4xf32>, tensor<2x2x2x4x32xf32>) outs(%out : tensor<1x5x6x7x32xf32>) -> tensor<1x5x6x7x32xf32>
+  return %r : tensor<1x5x6x7x32xf32>
 }
