@@ -7,14 +7,17 @@
   compile FILE.py -o out.qimeng [--target sm_90] [--cpu]
       export, then qimeng-opt --llm-plan --lower-to-nvvm into an artifact
       directory that qimeng.torch.load() runs
-  check FILE.py... [--cpu] [--trials N] [--time] [--gpu-lock FILE]
+  check FILE.py... [--cpu] [--trials N] [--time] [--tf32] [--gpu-lock FILE]
         [--json report.json]
       the problem through torch.compile(backend="qimeng") (no fallback
       allowed) against eager PyTorch on fresh seeded inputs, with
       KernelBench's tolerance (atol = rtol = 1e-2); --time times both with
-      CUDA events (same protocol); --gpu-lock FILE compiles first, then
-      checks and times holding a lock on FILE, so that checks in parallel
-      processes share one GPU without disturbing each other's times
+      CUDA events (same protocol); eager runs with TF32 off (cuDNN's
+      convolutions and cuBLAS's matmuls in full f32, as QiMeng computes)
+      unless --tf32 keeps PyTorch's defaults; --gpu-lock FILE compiles
+      first, then checks and times holding a lock on FILE, so that checks
+      in parallel processes share one GPU without disturbing each other's
+      times
   report REPORT.json... [--json summary.json]
       sums check reports: problems per status, and the geometric mean of
       eager time / QiMeng time over the correct ones that were timed
@@ -136,13 +139,44 @@ def _exclusive(lock_path):
 
 
 def check(path, *, cpu=False, trials=2, seed=0, atol=1e-2, rtol=1e-2,
-          timing=False, runs=100, warmup=10, target="sm_90", gpu_lock=None):
+          timing=False, runs=100, warmup=10, target="sm_90", gpu_lock=None,
+          tf32=False):
     """Runs one problem file; returns its report (a dict). With gpu_lock (a
     file path), the model is compiled first, then the check and the timing
     hold an exclusive lock on that file: checks run in parallel processes
-    overlap their compiles and use the GPU one at a time."""
+    overlap their compiles and use the GPU one at a time. Eager PyTorch
+    runs with TF32 off unless tf32 (the settings stay as they are then:
+    PyTorch's defaults put cuDNN's convolutions in TF32)."""
     import torch
 
+    with _tf32_allowed(torch, tf32):
+        report = _check(torch, path, cpu=cpu, trials=trials, seed=seed,
+                        atol=atol, rtol=rtol, timing=timing, runs=runs,
+                        warmup=warmup, target=target, gpu_lock=gpu_lock)
+    if not cpu:
+        report["eager_tf32"] = tf32
+    return report
+
+
+@contextlib.contextmanager
+def _tf32_allowed(torch, allowed):
+    """Turns TF32 off for cuDNN and cuBLAS unless allowed (then the
+    settings stay as they are), restoring them after."""
+    saved = (torch.backends.cudnn.allow_tf32,
+             torch.backends.cuda.matmul.allow_tf32)
+    if not allowed:
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+    try:
+        yield
+    finally:
+        (torch.backends.cudnn.allow_tf32,
+         torch.backends.cuda.matmul.allow_tf32) = saved
+
+
+def _check(torch, path, *, cpu, trials, seed, atol, rtol, timing, runs,
+           warmup, target, gpu_lock):
+    """check() under the TF32 settings it chose."""
     from .backend import qimeng_backend
 
     report = {"problem": str(path), "device": "cpu" if cpu else "cuda:0"}
@@ -228,7 +262,7 @@ def cmd_check(a):
     for f in a.files:
         r = check(f, cpu=a.cpu, trials=a.trials, seed=a.seed, atol=a.atol,
                   rtol=a.rtol, timing=a.time, runs=a.runs, target=a.target,
-                  gpu_lock=a.gpu_lock)
+                  gpu_lock=a.gpu_lock, tf32=a.tf32)
         reports.append(r)
         line = f"{r.get('name', f)}: {r['status']}"
         if "why" in r:
@@ -304,6 +338,9 @@ def main(argv=None):
     k.add_argument("--time", action="store_true")
     k.add_argument("--runs", type=int, default=100)
     k.add_argument("--target", default="sm_90")
+    k.add_argument("--tf32", action="store_true",
+                   help="eager with PyTorch's TF32 defaults (cuDNN's "
+                        "convolutions in TF32), not in full f32")
     k.add_argument("--gpu-lock", metavar="FILE",
                    help="compile first, then check and time holding an "
                         "exclusive lock on FILE (checks run in parallel "
