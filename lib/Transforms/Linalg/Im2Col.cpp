@@ -211,101 +211,103 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                        : ArrayRef<Value>(parts).drop_front());
       return std::make_pair(channel, position);
     };
+    // A tensor [images, rows, columns] (columns along k channels last,
+    // rows along it channels first) whose element at (n, row, column) is
+    // `element` where row < rowCount and column < columnCount, zero in the
+    // padding to whole tiles.
+    auto gatherPadded =
+        [&](int64_t rows, int64_t rowCount, int64_t columns,
+            int64_t columnCount,
+            function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
+                element) -> Value {
+      auto type = RankedTensorType::get({images, rows, columns}, f32);
+      return buildGather(
+                 rewriter, loc, type,
+                 tensor::EmptyOp::create(rewriter, loc, type.getShape(), f32),
+                 [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
+                   Value inside = arith::AndIOp::create(
+                       b, l, isWithin(b, l, at[1], rowCount),
+                       isWithin(b, l, at[2], columnCount));
+                   return arith::SelectOp::create(
+                       b, l, inside, element(b, l, at[0], at[1], at[2]), zero);
+                 })
+          .getResult(0);
+    };
+
     // The columns: the input under window element k of output pixel p,
     // cols[n, k, p] channels first, cols[n, p, k] channels last.
-    auto colsType =
-        RankedTensorType::get(last ? ArrayRef<int64_t>{images, pp, kp}
-                                   : ArrayRef<int64_t>{images, kp, pp},
-                              f32);
-    Value cols =
-        buildGather(
-            rewriter, loc, colsType,
-            tensor::EmptyOp::create(rewriter, loc, colsType.getShape(), f32),
-            [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
-              Value kIndex = last ? at[2] : at[1];
-              Value pixel = last ? at[1] : at[2];
-              Value inside =
-                  arith::AndIOp::create(b, l, isWithin(b, l, kIndex, k),
-                                        isWithin(b, l, pixel, pixels));
-              auto [channel, offsets] = splitK(b, l, kIndex);
-              SmallVector<Value> o = delinearize(b, l, pixel, outSpatial);
-              SmallVector<Value> positions;
-              Value inBounds;
-              for (unsigned i = 0; i < spatial; ++i) {
-                Value position = arith::AddIOp::create(
-                    b, l,
-                    arith::MulIOp::create(
-                        b, l, o[i], constantIndex(b, l, form->strides[i])),
-                    arith::MulIOp::create(
-                        b, l, offsets[i],
-                        constantIndex(b, l, form->dilations[i])));
-                if (low[i] != 0)
-                  position = arith::SubIOp::create(b, l, position,
-                                                   constantIndex(b, l, low[i]));
-                if (padded) {
-                  Value ok = isWithin(b, l, position, sourceSpatial[i]);
-                  inBounds =
-                      inBounds ? arith::AndIOp::create(b, l, inBounds, ok) : ok;
-                }
-                positions.push_back(
-                    clampIndex(b, l, position, sourceSpatial[i] - 1));
-              }
-              SmallVector<Value> indices = {at[0]};
-              if (!last)
-                indices.push_back(channel);
-              llvm::append_range(indices, positions);
-              if (last)
-                indices.push_back(channel);
-              Value value = tensor::ExtractOp::create(b, l, source, indices);
-              if (inBounds) {
-                Value fill =
-                    padAttr
-                        ? arith::ConstantOp::create(b, l, padAttr).getResult()
+    Value cols = gatherPadded(
+        last ? pp : kp, last ? pixels : k, last ? kp : pp, last ? k : pixels,
+        [&](OpBuilder &b, Location l, Value image, Value row,
+            Value column) -> Value {
+          Value kIndex = last ? column : row;
+          Value pixel = last ? row : column;
+          auto [channel, offsets] = splitK(b, l, kIndex);
+          SmallVector<Value> o = delinearize(b, l, pixel, outSpatial);
+          SmallVector<Value> positions;
+          Value inBounds;
+          for (unsigned i = 0; i < spatial; ++i) {
+            Value position = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, o[i],
+                                      constantIndex(b, l, form->strides[i])),
+                arith::MulIOp::create(b, l, offsets[i],
+                                      constantIndex(b, l, form->dilations[i])));
+            if (low[i] != 0)
+              position = arith::SubIOp::create(b, l, position,
+                                               constantIndex(b, l, low[i]));
+            if (padded) {
+              Value ok = isWithin(b, l, position, sourceSpatial[i]);
+              inBounds =
+                  inBounds ? arith::AndIOp::create(b, l, inBounds, ok) : ok;
+            }
+            positions.push_back(
+                clampIndex(b, l, position, sourceSpatial[i] - 1));
+          }
+          SmallVector<Value> indices = {image};
+          if (!last)
+            indices.push_back(channel);
+          llvm::append_range(indices, positions);
+          if (last)
+            indices.push_back(channel);
+          Value value = tensor::ExtractOp::create(b, l, source, indices);
+          if (inBounds) {
+            Value fill =
+                padAttr ? arith::ConstantOp::create(b, l, padAttr).getResult()
                         : padValue;
-                value = arith::SelectOp::create(b, l, inBounds, value, fill);
-              }
-              return arith::SelectOp::create(b, l, inside, value, zero);
-            })
-            .getResult(0);
+            value = arith::SelectOp::create(b, l, inBounds, value, fill);
+          }
+          return value;
+        });
 
     // The filter as weights[n, f, k] channels first, weights[n, k, f]
     // channels last, once per image (linalg.batch_matmul reads both
     // operands per batch).
-    auto weightsType =
-        RankedTensorType::get(last ? ArrayRef<int64_t>{images, kp, fp}
-                                   : ArrayRef<int64_t>{images, fp, kp},
-                              f32);
-    Value weights =
-        buildGather(
-            rewriter, loc, weightsType,
-            tensor::EmptyOp::create(rewriter, loc, weightsType.getShape(), f32),
-            [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
-              Value kIndex = last ? at[1] : at[2];
-              Value f = last ? at[2] : at[1];
-              Value inside = arith::AndIOp::create(
-                  b, l, isWithin(b, l, f, filters), isWithin(b, l, kIndex, k));
-              auto [channel, offsets] = splitK(b, l, kIndex);
-              Value fc = clampIndex(b, l, f, filters - 1);
-              SmallVector<Value> indices;
-              switch (form->filter) {
-              case ConvForm::FCW:
-                indices = {fc, channel};
-                llvm::append_range(indices, offsets);
-                break;
-              case ConvForm::WCF:
-                indices.assign(offsets.begin(), offsets.end());
-                indices.append({channel, fc});
-                break;
-              case ConvForm::FWC:
-                indices = {fc};
-                llvm::append_range(indices, offsets);
-                indices.push_back(channel);
-                break;
-              }
-              Value value = tensor::ExtractOp::create(b, l, filter, indices);
-              return arith::SelectOp::create(b, l, inside, value, zero);
-            })
-            .getResult(0);
+    Value weights = gatherPadded(
+        last ? kp : fp, last ? k : filters, last ? fp : kp, last ? filters : k,
+        [&](OpBuilder &b, Location l, Value, Value row, Value column) -> Value {
+          Value kIndex = last ? row : column;
+          Value f = last ? column : row;
+          auto [channel, offsets] = splitK(b, l, kIndex);
+          Value fc = clampIndex(b, l, f, filters - 1);
+          SmallVector<Value> indices;
+          switch (form->filter) {
+          case ConvForm::FCW:
+            indices = {fc, channel};
+            llvm::append_range(indices, offsets);
+            break;
+          case ConvForm::WCF:
+            indices.assign(offsets.begin(), offsets.end());
+            indices.append({channel, fc});
+            break;
+          case ConvForm::FWC:
+            indices = {fc};
+            llvm::append_range(indices, offsets);
+            indices.push_back(channel);
+            break;
+          }
+          return tensor::ExtractOp::create(b, l, filter, indices);
+        });
 
     // On whole tiles the product accumulates into the output, seen as
     // (n, f, p) or (n, p, f); otherwise into zeros, its corner then added
