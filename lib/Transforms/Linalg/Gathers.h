@@ -1,4 +1,4 @@
-//===- Gathers.h - Generics that read their sources at computed indices -*- C++ -*-===//
+//===- Gathers.h - Generics reading their sources at computed indices -*- C++ -*-===//
 //
 // Shared by the passes of lib/Transforms/Linalg; not installed.
 //
@@ -7,6 +7,7 @@
 #ifndef QIMENG_LIB_TRANSFORMS_LINALG_GATHERS_H
 #define QIMENG_LIB_TRANSFORMS_LINALG_GATHERS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -35,6 +36,14 @@ inline linalg::GenericOp buildGather(
         linalg::YieldOp::create(nested, loc,
                                 element(nested, loc, indices, args.front()));
       });
+}
+
+/// `index` clamped to [0, `last`]: the gathers read their sources there
+/// and select what lies outside.
+inline Value clampIndex(OpBuilder &b, Location loc, Value index, Value last) {
+  return arith::MaxSIOp::create(b, loc,
+                                arith::MinSIOp::create(b, loc, index, last),
+                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 /// The size a matmul dimension is padded to so the matmul plans take whole

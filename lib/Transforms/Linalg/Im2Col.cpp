@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -89,10 +90,7 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
 
 /// `value` clamped to [0, last].
 Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t last) {
-  return arith::MaxSIOp::create(
-      b, loc,
-      arith::MinSIOp::create(b, loc, value, constantIndex(b, loc, last)),
-      constantIndex(b, loc, 0));
+  return qimeng::clampIndex(b, loc, value, constantIndex(b, loc, last));
 }
 
 /// Whether 0 <= `value` < `bound`: one unsigned comparison (a negative
@@ -100,13 +98,6 @@ Value clampIndex(OpBuilder &b, Location loc, Value value, int64_t last) {
 Value isWithin(OpBuilder &b, Location loc, Value value, int64_t bound) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, value,
                                constantIndex(b, loc, bound));
-}
-
-int64_t product(ArrayRef<int64_t> sizes) {
-  int64_t result = 1;
-  for (int64_t size : sizes)
-    result *= size;
-  return result;
 }
 
 /// Convolutions as batched matmuls (populateIm2ColPatterns).
@@ -148,8 +139,8 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                         : filterShape.slice(1, spatial);
     ArrayRef<int64_t> outSpatial =
         outType.getShape().slice(firstSpatial, spatial);
-    int64_t k = channels * product(window);
-    int64_t pixels = product(outSpatial);
+    int64_t k = channels * computeProduct(window);
+    int64_t pixels = computeProduct(outSpatial);
     if (k < kMinTiledMatmulK)
       return rewriter.notifyMatchFailure(op, "few reads per output");
     if (filters < kMinFilters)

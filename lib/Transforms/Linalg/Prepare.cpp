@@ -7,8 +7,8 @@
 #include "ConvertTensor.h"
 #include "DeadResults.h"
 #include "Gathers.h"
-#include "Im2Col.h"
 #include "Generalize.h"
+#include "Im2Col.h"
 #include "KernelAsserts.h"
 #include "ScalarOutputs.h"
 #include "SharedInits.h"
@@ -119,9 +119,7 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
             Value ok = arith::AndIOp::create(b, loc, geZero, leLast);
             inBounds =
                 inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
-            Value clamped = arith::MaxSIOp::create(
-                b, loc, arith::MinSIOp::create(b, loc, src, last), zero);
-            indices.push_back(clamped);
+            indices.push_back(clampIndex(b, loc, src, last));
           }
           Value value = tensor::ExtractOp::create(b, loc, source, indices);
           return inBounds ? arith::SelectOp::create(b, loc, inBounds, value,
@@ -260,14 +258,12 @@ struct ConcatToGeneric : public OpRewritePattern<tensor::ConcatOp> {
     auto generic = buildGather(
         rewriter, loc, resultType, empty,
         [&](OpBuilder &b, Location loc, ValueRange at, Value) -> Value {
-          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
           SmallVector<Value> indices(at);
           Value result;
           // The last input first: each earlier one takes over below its end.
           for (int64_t k = concat.getInputs().size() - 1; k >= 0; --k) {
             Value from = arith::SubIOp::create(b, loc, at[dim], starts[k]);
-            indices[dim] = arith::MaxSIOp::create(
-                b, loc, arith::MinSIOp::create(b, loc, from, lasts[k]), zero);
+            indices[dim] = clampIndex(b, loc, from, lasts[k]);
             Value value = tensor::ExtractOp::create(
                 b, loc, concat.getInputs()[k], indices);
             if (!result) {

@@ -549,9 +549,11 @@ bool hasOneRowSource(const RowGroup &group) {
 /// terms, where a warp per output would load and shuffle for each one.
 bool hasSharedShortReduction(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                              int64_t warpSize) {
+  if (bounds.empty())
+    return false;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned reduction = bounds.size() - 1;
-  if (bounds.empty() || op.getNumReductionLoops() != 1 ||
+  if (op.getNumReductionLoops() != 1 ||
       iterators.back() != utils::IteratorType::reduction ||
       ShapedType::isDynamic(bounds.back()) || bounds.back() > warpSize)
     return false;
