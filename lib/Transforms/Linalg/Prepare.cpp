@@ -945,17 +945,32 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 };
 
+/// The value `value` reshapes (through collapse_shape and expand_shape
+/// ops), or `value` itself.
+Value getReshapedSource(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      value = collapse.getSrc();
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      value = expand.getSrc();
+    else
+      break;
+  }
+  return value;
+}
+
 /// Destination-passing style: a tensor argument that a linalg op uses as its
-/// output (`outs`) is where the result goes, so bufferization may write it in
-/// place; every other tensor argument is an input and must stay unchanged.
-/// Explicit `bufferization.writable` attributes are kept.
+/// output (`outs`), directly or reshaped (a keepdim output with its unit
+/// dimensions dropped), is where the result goes, so bufferization may write
+/// it in place; every other tensor argument is an input and must stay
+/// unchanged. Explicit `bufferization.writable` attributes are kept.
 void markDestinationArguments(func::FuncOp func) {
   if (func.isExternal())
     return;
   llvm::SmallDenseSet<unsigned> destinations;
   func.walk([&](DestinationStyleOpInterface op) {
     for (OpOperand &init : op.getDpsInitsMutable())
-      if (auto arg = dyn_cast<BlockArgument>(init.get());
+      if (auto arg = dyn_cast<BlockArgument>(getReshapedSource(init.get()));
           arg && arg.getOwner() == &func.getBody().front())
         destinations.insert(arg.getArgNumber());
   });

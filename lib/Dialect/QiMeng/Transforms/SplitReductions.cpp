@@ -5,8 +5,10 @@
 // layer norm over 4M elements per row). This pass splits such a reduction
 // into a partial reduction with an extra parallel loop and a combining
 // reduction over it (upstream linalg::splitReduction), after bringing it into
-// the form that needs: one output without unit-dimension constants, one
-// reduction loop (contiguous reduction loops are collapsed into one).
+// the form that needs: no unit dimensions (upstream linalg::dropUnitDims),
+// one reduction loop (contiguous reduction loops are collapsed into one). A
+// reduction over several loops is brought into that form even when it is
+// not split, since the built-in plans reduce along one loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,50 +41,22 @@ constexpr int64_t kTargetThreadsPerSM = 1024;
 constexpr int64_t kMinWarpPart = 256;
 constexpr int64_t kMinSerialPart = 8;
 
-/// Rewrites a generic whose output map has constant-0 results (unit
-/// dimensions kept by a keepdim reduction) to write the output without
-/// them: a collapse_shape of the init, an expand_shape of the result.
-FailureOr<linalg::GenericOp> dropUnitOutputDims(RewriterBase &rewriter,
-                                                linalg::GenericOp op) {
-  OpOperand *init = op.getDpsInitOperand(0);
-  AffineMap map = op.getMatchingIndexingMap(init);
-  auto type = cast<RankedTensorType>(init->get().getType());
-  SmallVector<AffineExpr> kept;
-  SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> groups;
-  ReassociationIndices pending;
-  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-    pending.push_back(i);
-    auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (constant && constant.getValue() == 0 && type.getDimSize(i) == 1)
-      continue;
-    if (!isa<AffineDimExpr>(expr))
-      return failure();
-    kept.push_back(expr);
-    shape.push_back(type.getDimSize(i));
-    groups.push_back(pending);
-    pending.clear();
-  }
-  if (kept.size() == map.getNumResults() || kept.empty())
-    return failure();
-  // Trailing unit dimensions join the last kept group.
-  llvm::append_range(groups.back(), pending);
-
-  Location loc = op.getLoc();
+/// Drops the unit dimensions of `op` (upstream linalg::dropUnitDims):
+/// unit-extent loops, and operand dimensions of size 1 read at constant 0 (a
+/// keepdim output, a broadcast mean). The operands are collapsed and the
+/// results expanded back by reshapes. Returns `op` unchanged when it has
+/// none.
+linalg::GenericOp dropUnitDimensions(RewriterBase &rewriter,
+                                     linalg::GenericOp op) {
+  linalg::ControlDropUnitDims options;
   rewriter.setInsertionPoint(op);
-  auto collapsedType = RankedTensorType::get(shape, type.getElementType());
-  Value collapsed = tensor::CollapseShapeOp::create(
-      rewriter, loc, collapsedType, init->get(), groups);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.back() = AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
-  auto rewritten = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{collapsedType}, op.getDpsInputs(),
-      ValueRange{collapsed}, maps, op.getIteratorTypesArray());
-  rewriter.inlineRegionBefore(op.getRegion(), rewritten.getRegion(),
-                              rewritten.getRegion().begin());
-  Value expanded = tensor::ExpandShapeOp::create(
-      rewriter, loc, type, rewritten.getResult(0), groups);
-  rewriter.replaceOp(op, expanded);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, op, options);
+  if (failed(dropped))
+    return op;
+  auto rewritten = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  rewritten->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.replaceOp(op, dropped->replacements);
   return rewritten;
 }
 
@@ -224,22 +198,20 @@ int64_t getSplitRatio(linalg::LinalgOp op, const TargetProfile &target) {
                          minPart);
 }
 
-/// Whether the built-in plans would run `op` with too few threads and it is
-/// a plain reduction the split applies to: static shapes, one output with
-/// one combiner, projected-permutation maps (up to unit output dimensions),
-/// no index reads. Matmuls keep their own plan, windows (convolutions,
-/// pooling) are not split.
-bool isSplitCandidate(linalg::LinalgOp op) {
+/// Whether `op` is a plain reduction this pass may rewrite: one output with
+/// one combiner, projected-permutation maps (constant 0 allowed: keepdim
+/// outputs, broadcast operands), no index reads. Matmuls keep their own
+/// plan, windows (convolutions, pooling) are not split.
+bool isReductionCandidate(linalg::LinalgOp op) {
   Family family = classify(op);
   if (family != Family::Reduction && family != Family::Contraction)
     return false;
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op->getNumResults() != 1 || op.hasIndexSemantics())
     return false;
-  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return false;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (!op.getMatchingIndexingMap(input).isProjectedPermutation())
+  for (OpOperand &operand : op->getOpOperands())
+    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
       return false;
   SmallVector<Operation *> combiners;
   return matchReduction(op.getRegionOutputArgs(), 0, combiners) &&
@@ -367,7 +339,7 @@ public:
     }
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isSplitCandidate(op) && !inRowKernels.contains(op))
+      if (isReductionCandidate(op) && !inRowKernels.contains(op))
         candidates.push_back(op);
     });
     SmallVector<linalg::LinalgOp> matmuls;
@@ -383,31 +355,35 @@ public:
   }
 
 private:
-  /// Splits `op` when that helps; leaves it unchanged otherwise.
+  /// Splits `op` when that helps. A reduction over several loops is
+  /// brought to one reduction loop even when it is not split: the warp and
+  /// block plans reduce along one loop, the others would give each output a
+  /// thread that sums it alone (an instance norm's 512 x 512 pixels).
   void split(RewriterBase &rewriter, linalg::LinalgOp op,
              const TargetProfile &profile) {
     // Decided on the op as it is: the rewrites below only change its form.
     int64_t ratio = getSplitRatio(op, profile);
-    if (ratio <= 1)
+    SmallVector<unsigned> dims;
+    op.getReductionDims(dims);
+    if (ratio <= 1 && dims.size() < 2)
       return;
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (generic) {
-      if (FailureOr<linalg::GenericOp> dropped =
-              dropUnitOutputDims(rewriter, generic);
-          succeeded(dropped))
-        generic = *dropped;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+      generic = dropUnitDimensions(rewriter, generic);
       FailureOr<linalg::LinalgOp> collapsed =
           collapseReductionLoops(rewriter, generic);
       if (failed(collapsed)) {
-        (void)peelOuterReductionLoops(rewriter, generic);
+        if (ratio > 1)
+          (void)peelOuterReductionLoops(rewriter, generic);
         return;
       }
       op = *collapsed;
     }
+    if (ratio <= 1)
+      return;
     if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0))
              .isProjectedPermutation())
       return;
-    SmallVector<unsigned> dims;
+    dims.clear();
     op.getReductionDims(dims);
     if (dims.size() != 1)
       return;

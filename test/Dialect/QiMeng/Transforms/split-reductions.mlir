@@ -27,10 +27,10 @@ func.func @rows(%x: tensor<16x16384xf32>, %init: tensor<16xf32>) -> tensor<16xf3
 // output dimension is dropped, the reduction split into 32 parts of 8 next
 // to it, so the innermost loop stays parallel.
 // CHECK-LABEL: func.func @keepdim
-// CHECK:       %[[C:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<16x1x256xf32> into tensor<16x256xf32>
+// CHECK:       %[[C:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<16x1x256xf32> into tensor<16x256xf32>
 // CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x32x8x256xf32>) outs(%{{.*}} : tensor<16x32x256xf32>)
 // CHECK:       %[[R:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x32x256xf32>) outs(%[[C]] : tensor<16x256xf32>)
-// CHECK:       tensor.expand_shape %[[R]] {{\[\[}}0], [1, 2]] output_shape [16, 1, 256]
+// CHECK:       tensor.expand_shape %[[R]] {{\[\[}}0, 1], [2]] output_shape [16, 1, 256]
 #in = affine_map<(b, r, c) -> (b, r, c)>
 #out = affine_map<(b, r, c) -> (b, 0, c)>
 func.func @keepdim(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tensor<16x1x256xf32> {
@@ -62,6 +62,65 @@ func.func @collapsed(%x: tensor<16x64x256x256xf32>, %mu: tensor<16xf32>, %init: 
     linalg.yield %r : f32
   } -> tensor<16xf32>
   return %0 : tensor<16xf32>
+}
+
+// -----
+
+// A layer norm's variance as torch-mlir writes it: the mean comes in keepdim
+// (16x1x1x1, read at constant 0 on the reduced dimensions). The unit
+// dimensions are dropped, the three reduction loops collapsed, then split.
+// CHECK-LABEL: func.func @broadcast_mean
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<16x512x8192xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<16x512xf32>)
+// CHECK:       %[[R:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<16x512xf32>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:       tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [16, 1, 1, 1]
+#x4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#k4 = affine_map<(n, c, h, w) -> (n, 0, 0, 0)>
+func.func @broadcast_mean(%x: tensor<16x64x256x256xf32>, %mu: tensor<16x1x1x1xf32>, %init: tensor<16x1x1x1xf32>) -> tensor<16x1x1x1xf32> {
+  %0 = linalg.generic {indexing_maps = [#x4, #k4, #k4], iterator_types = ["parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %mu : tensor<16x64x256x256xf32>, tensor<16x1x1x1xf32>) outs(%init : tensor<16x1x1x1xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %r = arith.addf %d2, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16x1x1x1xf32>
+  return %0 : tensor<16x1x1x1xf32>
+}
+
+// -----
+
+// An instance norm's sum (batch 1, a reduction loop of one iteration, then
+// 7168 channels, each over 512 x 512 pixels): 7168 warps are enough, so it is
+// not split, but it is brought to one reduction loop, which the warp plan
+// needs (else each channel's sum would be one thread's). So is a dynamic
+// batch.
+// CHECK-LABEL: func.func @instance
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<7168x262144xf32>) outs(%{{.*}} : tensor<7168xf32>)
+// CHECK-NOT:   linalg.generic
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<?x3969xf32>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK-NOT:   linalg.generic
+#i4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#o4 = affine_map<(n, c, h, w) -> (0, c, 0, 0)>
+func.func @instance(%x: tensor<1x7168x512x512xf32>, %init: tensor<1x7168x1x1xf32>) -> tensor<1x7168x1x1xf32> {
+  %0 = linalg.generic {indexing_maps = [#i4, #o4], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<1x7168x512x512xf32>) outs(%init : tensor<1x7168x1x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x7168x1x1xf32>
+  return %0 : tensor<1x7168x1x1xf32>
+}
+#i3 = affine_map<(n, h, w) -> (n, h, w)>
+#o3 = affine_map<(n, h, w) -> (n)>
+func.func @dynamic_batch(%x: tensor<?x63x63xf32>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = linalg.generic {indexing_maps = [#i3, #o3], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : tensor<?x63x63xf32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // -----
