@@ -592,6 +592,54 @@ struct SumInF32 : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Drops the unit M and N loops of a contraction (upstream
+/// linalg::dropUnitDims): a matmul with one column or one row (torch's matmul
+/// of a matrix and a (K, 1) vector, a Linear layer on one row) becomes a
+/// matrix-vector product, planned as a row (or column) reduction. Padded to
+/// the matmul plans' 64 x 64 tiles it would compute 64 times its work and
+/// read the vector with a 64-element stride.
+struct ContractionUnitLoops
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  ContractionUnitLoops(MLIRContext *ctx)
+      : OpInterfaceRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "not a contraction");
+    // Unit M or N loops; a unit batch loop (one every operand reads) is
+    // left to the batched matmul plans.
+    auto isBatchLoop = [&](unsigned loop) {
+      return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        return op.getMatchingIndexingMap(input).isFunctionOfDim(loop);
+      });
+    };
+    SmallVector<unsigned> unitLoops;
+    for (auto [i, bound, iterator] :
+         llvm::enumerate(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (bound == 1 && iterator == utils::IteratorType::parallel &&
+          !isBatchLoop(i))
+        unitLoops.push_back(i);
+    if (unitLoops.empty() || unitLoops.size() == op.getNumParallelLoops())
+      return rewriter.notifyMatchFailure(op, "no unit loop to drop");
+    bool changed;
+    FailureOr<linalg::GenericOp> generic = getOrGeneralize(rewriter, op, changed);
+    if (failed(generic))
+      return rewriter.notifyMatchFailure(op, "cannot be generalized");
+    linalg::ControlDropUnitDims options;
+    options.controlFn = [&](Operation *) { return unitLoops; };
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, *generic, options);
+    if (failed(dropped))
+      return success(changed);
+    dropped->resultOp->setDiscardableAttrs(
+        (*generic)->getDiscardableAttrDictionary());
+    rewriter.replaceOp(*generic, dropped->replacements);
+    return success();
+  }
+};
+
 /// Gives a (batched) matmul generic whose right-hand operand is stored
 /// transposed, (n, k) instead of (k, n), a transposed copy of it
 /// (linalg.transpose into a new tensor) to read instead: the matmul plans
@@ -1117,7 +1165,8 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
                  ConcatToGeneric, FuseElementwiseProducer,
-                 TransposeMatmulOperand, AccumulateInF32, SumInF32>(ctx);
+                 TransposeMatmulOperand, AccumulateInF32, SumInF32,
+                 ContractionUnitLoops>(ctx);
     populateWindowPatterns(patterns);
     populateConstantInputPatterns(patterns);
     populateDeadResultPatterns(patterns);
