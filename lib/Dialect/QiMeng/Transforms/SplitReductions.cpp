@@ -45,9 +45,14 @@ constexpr int64_t kMinSerialPart = 8;
 /// unit-extent loops, and operand dimensions of size 1 read at constant 0 (a
 /// keepdim output, a broadcast mean). The operands are collapsed and the
 /// results expanded back by reshapes. Returns `op` unchanged when it has
-/// none.
+/// none, or when its output has no other dimension (a full reduction keeps
+/// a unit output dimension: the plans map parallel loops to threads).
 linalg::GenericOp dropUnitDimensions(RewriterBase &rewriter,
                                      linalg::GenericOp op) {
+  auto outType =
+      cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
+  if (llvm::all_of(outType.getShape(), [](int64_t d) { return d == 1; }))
+    return op;
   linalg::ControlDropUnitDims options;
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::DropUnitDimsResult> dropped =

@@ -1,6 +1,6 @@
 // RUN: qimeng-opt %s --qimeng-split-reductions -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
-// RUN: for f in broadcast_mean instance group_variance; do \
+// RUN: for f in broadcast_mean instance group_variance full_keepdim; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
 // RUN: grep -q gpu.binary %t.gpu.mlir
@@ -59,4 +59,25 @@ func.func @group_variance(%x: tensor<3x4x2x8x32xf32>, %mu: tensor<3x4x1x1x1xf32>
     linalg.yield %r : f32
   } -> tensor<3x4x1x1x1xf32>
   return %0 : tensor<3x4x1x1x1xf32>
+}
+
+// A sum of everything (a loss, keepdim): its unit output dimensions stay
+// (the plans map parallel loops to threads); the outer reduction loops are
+// peeled into partial sums, a row a warp reduces.
+// CHECK-LABEL: func.func @full_keepdim
+// CHECK:       iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<7x33x64xf32>) outs(%{{.*}} : tensor<1x1x1x7x33xf32>)
+// CHECK:       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<1x1x1x7x33xf32>) outs(%{{.*}} : tensor<1x1x1xf32>)
+#f3 = affine_map<(a, b, c) -> (a, b, c)>
+#z3 = affine_map<(a, b, c) -> (0, 0, 0)>
+func.func @full_keepdim(%x: tensor<7x33x64xf32>) -> tensor<1x1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x1xf32>) -> tensor<1x1x1xf32>
+  %0 = linalg.generic {indexing_maps = [#f3, #z3], iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%x : tensor<7x33x64xf32>) outs(%init : tensor<1x1x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x1x1xf32>
+  return %0 : tensor<1x1x1xf32>
 }
