@@ -65,8 +65,15 @@ linalg::GenericOp dropUnitDimensions(RewriterBase &rewriter,
   return rewritten;
 }
 
+/// Whether every map reads loop dimensions only (no constant results).
+bool hasOnlyLoopResults(ArrayRef<AffineMap> maps) {
+  return llvm::all_of(maps, [](AffineMap map) {
+    return map.isProjectedPermutation(/*allowZeroInResults=*/false);
+  });
+}
+
 /// Collapses the reduction loops of `op` into one when they are adjacent
-/// and contiguous in every operand.
+/// and contiguous in every operand, and no map has constant results.
 FailureOr<linalg::LinalgOp> collapseReductionLoops(RewriterBase &rewriter,
                                                    linalg::GenericOp op) {
   SmallVector<unsigned> dims;
@@ -76,8 +83,13 @@ FailureOr<linalg::LinalgOp> collapseReductionLoops(RewriterBase &rewriter,
   for (unsigned i = 1; i < dims.size(); ++i)
     if (dims[i] != dims[i - 1] + 1)
       return failure();
+  // Upstream's collapse misreads constant results (a keepdim output of a
+  // full reduction): only maps of loop dimensions are collapsed.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!hasOnlyLoopResults(maps))
+    return failure();
   ReassociationIndices group(dims.begin(), dims.end());
-  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {group}))
+  if (!linalg::areDimSequencesPreserved(maps, {group}))
     return failure();
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::CollapseResult> collapsed =
@@ -88,16 +100,43 @@ FailureOr<linalg::LinalgOp> collapseReductionLoops(RewriterBase &rewriter,
   return collapsed->collapsedOp;
 }
 
+/// The most parallel loops a plan maps to GPU threads (x, y, z).
+constexpr unsigned kMaxMappedLoops = 3;
+
+/// How many of the reduction loops `dims` (in order) of `op` must be peeled
+/// so that the rest, the innermost ones, collapse into one loop: adjacent,
+/// and contiguous in every operand (collapseReductionLoops). At least one
+/// is kept; with constant results in the maps (a keepdim output of a full
+/// reduction), which do not collapse, only the innermost one.
+unsigned countLoopsToPeel(linalg::GenericOp op, ArrayRef<unsigned> dims) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!hasOnlyLoopResults(maps))
+    return dims.size() - 1;
+  for (unsigned start = 0; start + 1 < dims.size(); ++start) {
+    ArrayRef<unsigned> rest = dims.drop_front(start);
+    bool adjacent = true;
+    for (unsigned i = 1; i < rest.size(); ++i)
+      adjacent &= rest[i] == rest[i - 1] + 1;
+    ReassociationIndices group(rest.begin(), rest.end());
+    if (adjacent && linalg::areDimSequencesPreserved(maps, {group}))
+      return start;
+  }
+  return dims.size() - 1;
+}
+
 /// Rewrites a reduction over several loops that cannot be collapsed into
 /// one (an operand reads only some of them: a loss whose targets broadcast
-/// along the rows) into a partial reduction over the innermost reduction
-/// loop alone, the other reduction loops made parallel and written to a
-/// partial result filled with the combiner's neutral element, and a
-/// combining reduction of those partials into the original output. Each
-/// partial is then a row a warp reduces, where one thread would otherwise
-/// sum them all (10^9 additions in f32, both slow and inexact).
-LogicalResult peelOuterReductionLoops(RewriterBase &rewriter,
-                                      linalg::GenericOp op) {
+/// along the rows, a bias read along the channels of a mean over channels
+/// and pixels) into a partial reduction over the innermost reduction loops
+/// that collapse into one, the other reduction loops made parallel and
+/// written to a partial result filled with the combiner's neutral element,
+/// and a combining reduction of those partials into the original output.
+/// Each partial is then a row a warp reduces, where one thread would
+/// otherwise sum them all (10^9 additions in f32, both slow and inexact).
+/// Returns the partial reduction; fails when the partial result would have
+/// more parallel loops than a plan maps to threads.
+FailureOr<linalg::GenericOp>
+peelOuterReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   SmallVector<unsigned> dims;
   op.getReductionDims(dims);
   SmallVector<Operation *> combiners;
@@ -114,7 +153,10 @@ LogicalResult peelOuterReductionLoops(RewriterBase &rewriter,
   auto outType = cast<RankedTensorType>(init->get().getType());
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   // The partial result: the output's dimensions, then one per peeled loop.
-  ArrayRef<unsigned> peeled = ArrayRef<unsigned>(dims).drop_back();
+  ArrayRef<unsigned> peeled =
+      ArrayRef<unsigned>(dims).take_front(countLoopsToPeel(op, dims));
+  if (op.getNumParallelLoops() + peeled.size() > kMaxMappedLoops)
+    return failure();
   SmallVector<AffineExpr> partialResults(outMap.getResults());
   SmallVector<int64_t> partialShape(outType.getShape());
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -163,7 +205,7 @@ LogicalResult peelOuterReductionLoops(RewriterBase &rewriter,
         linalg::YieldOp::create(b, loc, combined->getResult(0));
       });
   rewriter.replaceOp(op, combine.getResults());
-  return success();
+  return partial;
 }
 
 /// The power of two nearest above `wanted` (at least 1) that divides
@@ -377,8 +419,13 @@ private:
       FailureOr<linalg::LinalgOp> collapsed =
           collapseReductionLoops(rewriter, generic);
       if (failed(collapsed)) {
-        if (ratio > 1)
-          (void)peelOuterReductionLoops(rewriter, generic);
+        if (ratio <= 1)
+          return;
+        // The partial reduction's inner loops, which collapse by design.
+        if (FailureOr<linalg::GenericOp> partial =
+                peelOuterReductionLoops(rewriter, generic);
+            succeeded(partial))
+          (void)collapseReductionLoops(rewriter, *partial);
         return;
       }
       op = *collapsed;

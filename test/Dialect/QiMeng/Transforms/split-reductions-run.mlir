@@ -1,6 +1,6 @@
 // RUN: qimeng-opt %s --qimeng-split-reductions -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
-// RUN: for f in broadcast_mean instance group_variance full_keepdim; do \
+// RUN: for f in broadcast_mean instance group_variance full_keepdim channel_bias_mean; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
 // RUN: grep -q gpu.binary %t.gpu.mlir
@@ -80,4 +80,27 @@ func.func @full_keepdim(%x: tensor<7x33x64xf32>) -> tensor<1x1x1xf32> {
     linalg.yield %r : f32
   } -> tensor<1x1x1xf32>
   return %0 : tensor<1x1x1xf32>
+}
+
+// A mean over channels and pixels of a convolution's output with its bias
+// added (the bias read along the channels only): the channel loop is
+// peeled into partial sums, the pixel loops collapse into one row each.
+// CHECK-LABEL: func.func @channel_bias_mean
+// CHECK:       iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4x6x315xf32>, tensor<6xf32>) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK:       iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x6xf32>) outs(%{{.*}} : tensor<4xf32>)
+#c5 = affine_map<(n, c, d, h, w) -> (n, c, d, h, w)>
+#b5 = affine_map<(n, c, d, h, w) -> (c)>
+#n5 = affine_map<(n, c, d, h, w) -> (n)>
+func.func @channel_bias_mean(%x: tensor<4x6x5x7x9xf32>, %bias: tensor<6xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %0 = linalg.generic {indexing_maps = [#c5, #b5, #n5], iterator_types = ["parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%x, %bias : tensor<4x6x5x7x9xf32>, tensor<6xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %v = arith.addf %a, %b : f32
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
