@@ -25,6 +25,43 @@ bool needsSm90a(Operation *op) {
   return name.starts_with("nvvm.wgmma");
 }
 
+/// Whether `op` needs sm_80 or newer: Ampere's asynchronous copies and the
+/// mma.sync shapes the tensor-core plans use (ldmatrix is sm_75's, but only
+/// comes with them).
+bool needsSm80(Operation *op) {
+  if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+          nvgpu::DeviceAsyncWaitOp, nvgpu::MmaSyncOp, nvgpu::LdMatrixOp>(op))
+    return true;
+  StringRef name = op->getName().getStringRef();
+  return name.starts_with("nvvm.cp.async") || name.starts_with("nvvm.mma") ||
+         name.starts_with("nvvm.ldmatrix");
+}
+
+/// The SM version of a chip name ("sm_75" -> 75, "sm_90a" -> 90), or 0.
+unsigned getSMVersion(StringRef chip) {
+  unsigned version = 0;
+  StringRef digits = chip;
+  if (!digits.consume_front("sm_"))
+    return 0;
+  digits = digits.take_while([](char c) { return llvm::isDigit(c); });
+  if (digits.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
+/// The first op of `module` for which `needs` holds, or null.
+Operation *findOp(gpu::GPUModuleOp module,
+                  llvm::function_ref<bool(Operation *)> needs) {
+  Operation *found = nullptr;
+  module.walk([&](Operation *op) {
+    if (!needs(op))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 /// PTX features with the version raised to 8.0 (what sm_90a needs) when they
 /// name an older one.
 std::string withPTX80(StringRef features) {
@@ -59,13 +96,19 @@ public:
       if (auto shared =
               module.lookupSymbol<memref::GlobalOp>(kDynamicSharedGlobal))
         shared.setPublic();
-      Operation *hopperOp = nullptr;
-      module.walk([&](Operation *op) {
-        if (!needsSm90a(op))
-          return WalkResult::advance();
-        hopperOp = op;
-        return WalkResult::interrupt();
-      });
+      if (getSMVersion(chip) < 80) {
+        if (Operation *ampereOp = findOp(module, needsSm80)) {
+          ampereOp->emitError()
+              << "kernel module '" << module.getName() << "' uses '"
+              << ampereOp->getName()
+              << "' (asynchronous copies or tensor cores of sm_80), which "
+              << chip
+              << " lacks; QiMeng's plans are for sm_80 and newer (compile "
+                 "with chip=sm_80 or newer)";
+          return signalPassFailure();
+        }
+      }
+      Operation *hopperOp = findOp(module, needsSm90a);
       std::string moduleChip = chip, moduleFeatures = features;
       if (hopperOp && chip != "sm_90a") {
         if (chip != "sm_90") {
