@@ -624,7 +624,8 @@ struct ContractionUnitLoops
     if (unitLoops.empty() || unitLoops.size() == op.getNumParallelLoops())
       return rewriter.notifyMatchFailure(op, "no unit loop to drop");
     bool changed;
-    FailureOr<linalg::GenericOp> generic = getOrGeneralize(rewriter, op, changed);
+    FailureOr<linalg::GenericOp> generic =
+        getOrGeneralize(rewriter, op, changed);
     if (failed(generic))
       return rewriter.notifyMatchFailure(op, "cannot be generalized");
     linalg::ControlDropUnitDims options;
@@ -1163,10 +1164,10 @@ public:
       }
     }
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
-                 ConcatToGeneric, FuseElementwiseProducer,
-                 TransposeMatmulOperand, AccumulateInF32, SumInF32,
-                 ContractionUnitLoops>(ctx);
+    patterns
+        .add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
+             ConcatToGeneric, FuseElementwiseProducer, TransposeMatmulOperand,
+             AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
     populateWindowPatterns(patterns);
     populateConstantInputPatterns(patterns);
     populateDeadResultPatterns(patterns);

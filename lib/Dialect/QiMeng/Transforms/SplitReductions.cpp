@@ -135,8 +135,8 @@ unsigned countLoopsToPeel(linalg::GenericOp op, ArrayRef<unsigned> dims) {
 /// otherwise sum them all (10^9 additions in f32, both slow and inexact).
 /// Returns the partial reduction; fails when the partial result would have
 /// more parallel loops than a plan maps to threads.
-FailureOr<linalg::GenericOp>
-peelOuterReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
+                                                     linalg::GenericOp op) {
   SmallVector<unsigned> dims;
   op.getReductionDims(dims);
   SmallVector<Operation *> combiners;
