@@ -27,7 +27,8 @@ bool needsSm90a(Operation *op) {
 
 /// Whether `op` needs sm_80 or newer: Ampere's asynchronous copies and the
 /// mma.sync shapes the tensor-core plans use (ldmatrix is sm_75's, but only
-/// comes with them).
+/// comes with them). Upstream marks neither with NVVMRequiresSM, so the
+/// module verifier does not catch them.
 bool needsSm80(Operation *op) {
   if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
           nvgpu::DeviceAsyncWaitOp, nvgpu::MmaSyncOp, nvgpu::LdMatrixOp>(op))
@@ -35,18 +36,6 @@ bool needsSm80(Operation *op) {
   StringRef name = op->getName().getStringRef();
   return name.starts_with("nvvm.cp.async") || name.starts_with("nvvm.mma") ||
          name.starts_with("nvvm.ldmatrix");
-}
-
-/// The SM version of a chip name ("sm_75" -> 75, "sm_90a" -> 90), or 0.
-unsigned getSMVersion(StringRef chip) {
-  unsigned version = 0;
-  StringRef digits = chip;
-  if (!digits.consume_front("sm_"))
-    return 0;
-  digits = digits.take_while([](char c) { return llvm::isDigit(c); });
-  if (digits.getAsInteger(10, version))
-    return 0;
-  return version;
 }
 
 /// The first op of `module` for which `needs` holds, or null.
@@ -96,7 +85,10 @@ public:
       if (auto shared =
               module.lookupSymbol<memref::GlobalOp>(kDynamicSharedGlobal))
         shared.setPublic();
-      if (getSMVersion(chip) < 80) {
+      if (!NVVM::NVVMCheckSMVersion(/*archAccelerated=*/false, 80)
+               .isCompatibleWith(
+                   NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(
+                       chip))) {
         if (Operation *ampereOp = findOp(module, needsSm80)) {
           ampereOp->emitError()
               << "kernel module '" << module.getName() << "' uses '"
