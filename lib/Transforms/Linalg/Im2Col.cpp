@@ -11,6 +11,7 @@
 
 #include "Im2Col.h"
 
+#include "Convolutions.h"
 #include "Gathers.h"
 
 #include "QiMeng/Planner/OpFamily.h"
@@ -21,7 +22,6 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -39,36 +39,6 @@ constexpr int64_t kMinFilters = 32;
 /// M and N tiles and the K step of the matmul plans (PadMatmulToTiles).
 constexpr int64_t kTileMN = 64;
 constexpr int64_t kTileK = 32;
-
-/// Where a convolution keeps its dimensions.
-struct ConvForm {
-  /// Input (n, s..., c) and output (n, o..., f); else (n, c, s...) and
-  /// (n, f, o...).
-  bool channelsLast;
-  /// The filter's order: (f, c, w...), (w..., c, f) or (f, w..., c).
-  enum FilterOrder { FCW, WCF, FWC } filter;
-  SmallVector<int64_t> strides, dilations;
-};
-
-/// The form of a convolution QiMeng writes as a matmul; none for other ops.
-std::optional<ConvForm> getConvForm(Operation *op) {
-  auto form = [](auto conv, bool channelsLast, ConvForm::FilterOrder filter) {
-    return ConvForm{
-        channelsLast, filter,
-        llvm::to_vector(conv.getStrides().template getValues<int64_t>()),
-        llvm::to_vector(conv.getDilations().template getValues<int64_t>())};
-  };
-  return llvm::TypeSwitch<Operation *, std::optional<ConvForm>>(op)
-      .Case<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
-            linalg::Conv3DNcdhwFcdhwOp>(
-          [&](auto conv) { return form(conv, false, ConvForm::FCW); })
-      .Case<linalg::Conv1DNwcWcfOp, linalg::Conv2DNhwcHwcfOp,
-            linalg::Conv3DNdhwcDhwcfOp>(
-          [&](auto conv) { return form(conv, true, ConvForm::WCF); })
-      .Case<linalg::Conv2DNhwcFhwcOp>(
-          [&](auto conv) { return form(conv, true, ConvForm::FWC); })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);

@@ -12,6 +12,7 @@
 #include "KernelAsserts.h"
 #include "ScalarOutputs.h"
 #include "SharedInits.h"
+#include "TransposedConv.h"
 #include "Windows.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -1156,6 +1157,7 @@ public:
     // patterns take them. Not for the verifier's references.
     if (padMatmuls) {
       RewritePatternSet im2col(ctx);
+      populateTransposedConvPatterns(im2col);
       populateIm2ColPatterns(im2col);
       if (failed(applyPatternsGreedily(getOperation(), std::move(im2col)))) {
         getOperation().emitError()
