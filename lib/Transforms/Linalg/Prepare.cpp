@@ -286,12 +286,17 @@ struct ConcatToGeneric : public OpRewritePattern<tensor::ConcatOp> {
 /// has one, or a few (up to 3) that are all generics it can be fused into,
 /// so it is recomputed in each instead of written out whole and read back
 /// (a softmax's exp(x - max), which the sum and the division both read).
+/// Not a gather from several tensors (a transposed convolution's phases,
+/// a concatenation): each element would read all of them in each user.
 static bool isFusableEverywhere(Operation *producer) {
   if (producer->hasOneUse())
     return true;
   auto generic = dyn_cast<linalg::GenericOp>(producer);
   if (!generic || generic.getNumReductionLoops() != 0 ||
       producer->getNumResults() != 1)
+    return false;
+  auto gathers = generic.getBody()->getOps<tensor::ExtractOp>();
+  if (std::distance(gathers.begin(), gathers.end()) > 1)
     return false;
   unsigned uses = 0;
   for (OpOperand &use : producer->getResult(0).getUses()) {

@@ -25,13 +25,13 @@ namespace mlir::qimeng {
 /// padded with zeros where c or the last taps reach past it, by the
 /// phase's taps of the filter, at dilation d / gcd(d, s). Each phase is one
 /// such convolution into zeros, and one gather adds the phase of each output
-/// to the original destination (a single phase, when every stride is 1,
-/// accumulates into it directly). The phase convolutions then go the way
-/// of any other convolution (im2col, window plans): s^d times fewer
+/// to the original destination. The phase convolutions then go the way of
+/// any other convolution (im2col, window plans): s^d times fewer
 /// multiply-adds, and a column buffer s^d times smaller.
 /// For the convolutions of `getConvForm` with strides 1, static shapes and
 /// an input inserted into a zero fill (or a zero splat) along its spatial
-/// dimensions only.
+/// dimensions only, every s-th element along one of them at least (with all
+/// s = 1 the insert is a padding, left to im2col and the window plans).
 void populateTransposedConvPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::qimeng

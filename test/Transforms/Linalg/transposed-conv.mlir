@@ -83,8 +83,8 @@ func.func @shifted(%x: tensor<3x2x8xf32>, %w: tensor<5x2x3xf32>) -> tensor<3x5x1
   return %r : tensor<3x5x13xf32>
 }
 
-// Stride 1 (ConvTranspose1d(dilation 3)): one phase, the insert a padding
-// of the input, accumulated into the destination directly.
+// Stride 1 (ConvTranspose1d(dilation 3)): the insert is a padding; left as
+// it is.
 // CHECK-LABEL: func.func @stride1
 // CHECK-NOT:     arith.remui
 // CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3x5xf32>) outs(%{{.*}} : tensor<2x4x32xf32>)
