@@ -184,7 +184,8 @@ SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
 
 /// Lanes of the 128-bit vectors an elementwise op (static shapes) takes
 /// along its innermost loop, or 0: every operand must be contiguous along it
-/// or broadcast across it, and the body must not gather.
+/// or broadcast across it (not indexed by it, or read at constant 0), and
+/// the body must not gather.
 int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
   // Gathers (tensor.extract / linalg.index in the body, e.g. padding) stay
   // scalar: the vectorizer cannot turn them into plain vector loads.
@@ -196,8 +197,10 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
     return 0;
   unsigned innermost = op.getNumLoops() - 1;
   MLIRContext *ctx = op->getContext();
+  // Constant-0 results read a broadcast operand (a keepdim mean or row
+  // maximum) at the same element across the vector.
   auto vectorFriendly = [&](AffineMap map) {
-    if (!map.isProjectedPermutation())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return false;
     if (!map.isFunctionOfDim(innermost))
       return true;
