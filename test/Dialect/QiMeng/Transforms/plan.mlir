@@ -55,6 +55,28 @@ func.func @relu(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<
 
 // -----
 
+// Elementwise with a keepdim operand read at constant 0 (softmax's last
+// step: each row divided by its sum): the same float4 plan, the sum read
+// once per vector.
+// CHECK-LABEL: qimeng.plan @divide_by_row provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
+// CHECK-NEXT:  }
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#keep = affine_map<(d0, d1) -> (d0, 0)>
+func.func @divide_by_row(%x: tensor<4096x4096xf32>, %s: tensor<4096x1xf32>, %y: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #keep, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<4096x4096xf32>, tensor<4096x1xf32>) outs(%y : tensor<4096x4096xf32>) {
+  ^bb0(%a: f32, %d: f32, %b: f32):
+    %r = arith.divf %a, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}
+
+// -----
+
 // Row reduction (innermost loop, one add combiner): one warp per row, 8 rows
 // per block; the fill gets its own (vectorized) plan.
 // CHECK-LABEL: qimeng.plan @rowsum provenance "builtin" attributes {qimeng.replaceable} {
