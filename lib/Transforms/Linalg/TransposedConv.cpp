@@ -55,8 +55,7 @@ bool isZeroTensor(Value value) {
   };
   if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
     Attribute attr;
-    return matchPattern(fill.getInputs()[0], m_Constant(&attr)) &&
-           isZero(attr);
+    return matchPattern(fill.getInputs()[0], m_Constant(&attr)) && isZero(attr);
   }
   DenseElementsAttr constant;
   return matchPattern(value, m_Constant(&constant)) && constant.isSplat() &&
@@ -76,8 +75,7 @@ DimPhases splitDimension(int64_t outputs, int64_t window, int64_t dilation,
         continue;
       dim.phases.push_back(
           {residue, tap, (window - tap + dim.tapStep - 1) / dim.tapStep,
-           at / stride,
-           (outputs - residue + stride - 1) / stride});
+           at / stride, (outputs - residue + stride - 1) / stride});
       break;
     }
   }
@@ -138,9 +136,8 @@ struct TransposedConvByPhases
     for (int64_t d = 0; d < rank; ++d) {
       if (strides[d] <= 0)
         return rewriter.notifyMatchFailure(op, "a non-positive stride");
-      if (!isSpatial(d) &&
-          (offsets[d] != 0 || strides[d] != 1 ||
-           xType.getDimSize(d) != spreadType.getDimSize(d)))
+      if (!isSpatial(d) && (offsets[d] != 0 || strides[d] != 1 ||
+                            xType.getDimSize(d) != spreadType.getDimSize(d)))
         return rewriter.notifyMatchFailure(op, "inserted along a channel");
     }
 
@@ -186,8 +183,8 @@ struct TransposedConvByPhases
       SmallVector<Phase> phase;
       for (auto [dim, p] : llvm::zip(dims, combination))
         phase.push_back(dim.phases[p]);
-      Value input = buildInput(rewriter, loc, x, firstSpatial, dims, phase,
-                               inputZero);
+      Value input =
+          buildInput(rewriter, loc, x, firstSpatial, dims, phase, inputZero);
       Value taps = buildTaps(rewriter, loc, filter, firstWindow, dims, phase);
       SmallVector<int64_t> shape(outType.getShape());
       for (unsigned i = 0; i < spatial; ++i)
@@ -196,7 +193,8 @@ struct TransposedConvByPhases
       Value phaseInit =
           linalg::FillOp::create(
               rewriter, loc, outZero,
-              tensor::EmptyOp::create(rewriter, loc, shape, element).getResult())
+              tensor::EmptyOp::create(rewriter, loc, shape, element)
+                  .getResult())
               .getResult(0);
       Operation *conv = mlir::clone(rewriter, op, TypeRange{type},
                                     ValueRange{input, taps, phaseInit});
@@ -223,8 +221,7 @@ struct TransposedConvByPhases
             quotients.push_back(arith::DivUIOp::create(b, l, o, stride));
           }
           Value value = outZero;
-          for (auto [combination, result] :
-               llvm::zip(combinations, results)) {
+          for (auto [combination, result] : llvm::zip(combinations, results)) {
             SmallVector<Value> indices(at.begin(), at.end());
             Value selected;
             for (unsigned i = 0; i < spatial; ++i) {
@@ -260,8 +257,7 @@ private:
                           ArrayRef<Phase> phase, Value zero) {
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
-    SmallVector<int64_t> low(rank, 0), high(rank, 0),
-        extent(xType.getShape());
+    SmallVector<int64_t> low(rank, 0), high(rank, 0), extent(xType.getShape());
     bool shifted = false;
     for (auto [i, p] : llvm::enumerate(phase)) {
       unsigned d = firstSpatial + i;
@@ -269,8 +265,7 @@ private:
       extent[d] = needed;
       shifted |= p.shift > 0;
       low[d] = std::max<int64_t>(0, -p.shift);
-      high[d] =
-          std::max<int64_t>(0, p.shift + needed - xType.getDimSize(d));
+      high[d] = std::max<int64_t>(0, p.shift + needed - xType.getDimSize(d));
     }
     if (!shifted) {
       if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
@@ -284,11 +279,12 @@ private:
         shape.push_back(low[d] + xType.getDimSize(d) + high[d]);
       }
       return tensor::PadOp::create(
-          b, loc, RankedTensorType::get(shape, xType.getElementType()), x,
-          lows, highs, zero);
+          b, loc, RankedTensorType::get(shape, xType.getElementType()), x, lows,
+          highs, zero);
     }
     auto type = RankedTensorType::get(extent, xType.getElementType());
-    Value empty = tensor::EmptyOp::create(b, loc, extent, type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(b, loc, extent, type.getElementType());
     return buildGather(
                b, loc, type, empty,
                [&](OpBuilder &nb, Location l, ValueRange at, Value) -> Value {
@@ -301,8 +297,8 @@ private:
                    Value ok = arith::CmpIOp::create(
                        nb, l, arith::CmpIPredicate::ult, from,
                        constantIndex(nb, l, xType.getDimSize(d)));
-                   inside = inside ? arith::AndIOp::create(nb, l, inside, ok)
-                                   : ok;
+                   inside =
+                       inside ? arith::AndIOp::create(nb, l, inside, ok) : ok;
                    indices[d] = clampIndex(
                        nb, l, from,
                        constantIndex(nb, l, xType.getDimSize(d) - 1));
@@ -332,8 +328,7 @@ private:
                    indices[d] = arith::AddIOp::create(
                        nb, l,
                        arith::MulIOp::create(
-                           nb, l, at[d],
-                           constantIndex(nb, l, dims[i].tapStep)),
+                           nb, l, at[d], constantIndex(nb, l, dims[i].tapStep)),
                        constantIndex(nb, l, p.firstTap));
                  }
                  return tensor::ExtractOp::create(nb, l, filter, indices);
@@ -344,7 +339,6 @@ private:
 
 } // namespace
 
-void mlir::qimeng::populateTransposedConvPatterns(
-    RewritePatternSet &patterns) {
+void mlir::qimeng::populateTransposedConvPatterns(RewritePatternSet &patterns) {
   patterns.add<TransposedConvByPhases>(patterns.getContext());
 }
