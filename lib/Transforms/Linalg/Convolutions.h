@@ -8,6 +8,7 @@
 #define QIMENG_LIB_TRANSFORMS_LINALG_CONVOLUTIONS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
@@ -50,6 +51,19 @@ inline std::optional<ConvForm> getConvForm(Operation *op) {
       .Case<linalg::Conv2DNhwcFhwcOp>(
           [&](auto conv) { return form(conv, true, ConvForm::FWC); })
       .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The form of `op` when it is such a convolution on tensors with one
+/// result; else a match failure saying why.
+inline FailureOr<ConvForm> matchConvOnTensors(Operation *op,
+                                              PatternRewriter &rewriter) {
+  std::optional<ConvForm> form = getConvForm(op);
+  if (!form)
+    return rewriter.notifyMatchFailure(op, "not a convolution QiMeng takes");
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  if (!linalgOp.hasPureTensorSemantics() || op->getNumResults() != 1)
+    return rewriter.notifyMatchFailure(op, "not on tensors");
+  return *form;
 }
 
 } // namespace mlir::qimeng

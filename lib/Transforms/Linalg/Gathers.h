@@ -38,6 +38,11 @@ inline linalg::GenericOp buildGather(
       });
 }
 
+/// An index constant.
+inline Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
 /// `index` clamped to [0, `last`]: the gathers read their sources there
 /// and select what lies outside.
 inline Value clampIndex(OpBuilder &b, Location loc, Value index, Value last) {

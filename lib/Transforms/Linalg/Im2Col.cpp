@@ -40,10 +40,6 @@ constexpr int64_t kMinFilters = 32;
 constexpr int64_t kTileMN = 64;
 constexpr int64_t kTileK = 32;
 
-Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 /// The coordinates of `flat` over `sizes`, row-major. The first is what is
 /// left: past the end when `flat` is (the callers clamp it).
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
@@ -76,11 +72,9 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<ConvForm> form = getConvForm(op);
-    if (!form)
-      return rewriter.notifyMatchFailure(op, "not a convolution QiMeng takes");
-    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    FailureOr<ConvForm> form = matchConvOnTensors(op, rewriter);
+    if (failed(form))
+      return failure();
     bool last = form->channelsLast;
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();

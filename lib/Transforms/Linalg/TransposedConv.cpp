@@ -82,10 +82,6 @@ DimPhases splitDimension(int64_t outputs, int64_t window, int64_t dilation,
   return dim;
 }
 
-Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 /// Transposed convolutions as one convolution per phase
 /// (populateTransposedConvPatterns).
 struct TransposedConvByPhases
@@ -95,11 +91,9 @@ struct TransposedConvByPhases
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<ConvForm> form = getConvForm(op);
-    if (!form)
-      return rewriter.notifyMatchFailure(op, "not a convolution QiMeng takes");
-    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    FailureOr<ConvForm> form = matchConvOnTensors(op, rewriter);
+    if (failed(form))
+      return failure();
     if (llvm::any_of(form->strides, [](int64_t s) { return s != 1; }))
       return rewriter.notifyMatchFailure(op, "a strided convolution");
     auto insert =
