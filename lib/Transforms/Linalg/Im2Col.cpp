@@ -28,8 +28,6 @@ using namespace mlir::qimeng;
 
 namespace {
 
-/// The most bytes the gathered columns may take.
-constexpr int64_t kMaxColumnBytes = int64_t(16) << 30;
 /// The fewest filters (the product's filter dimension) that pay for the
 /// columns: each gathered element is written once and read once more, and
 /// feeds one multiply-add per filter. Measured on an H100 (2026-12-05): 3-D
@@ -68,7 +66,8 @@ Value isWithin(OpBuilder &b, Location loc, Value value, int64_t bound) {
 
 /// Convolutions as batched matmuls (populateIm2ColPatterns).
 struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  ConvAsBatchMatmul(MLIRContext *ctx, int64_t maxColumnBytes)
+      : OpInterfaceRewritePattern(ctx), maxColumnBytes(maxColumnBytes) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
@@ -112,9 +111,17 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t kp = getPaddedSize(k, kTileK, 4);
     int64_t fp = getPaddedSize(filters, kTileMN, 16);
     int64_t pp = getPaddedSize(pixels, kTileMN, 16);
+    // Columns over the bound are gathered for a group of images at a time,
+    // into one buffer (each group's gather overwrites the last group's
+    // columns after its product has read them).
     constexpr int64_t kBytes = 4;
-    if (images * kp > kMaxColumnBytes / kBytes / pp)
-      return rewriter.notifyMatchFailure(op, "the columns would be too large");
+    if (kp > maxColumnBytes / kBytes / pp)
+      return rewriter.notifyMatchFailure(
+          op, "one image's columns would be too large");
+    int64_t groupImages =
+        std::min(images, maxColumnBytes / kBytes / pp / kp);
+    int64_t groups = llvm::divideCeil(images, groupImages);
+    groupImages = llvm::divideCeil(images, groups);
 
     // A constant-padded input is read through its source, the padding
     // selected where a window reaches past it.
@@ -166,19 +173,21 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                        : ArrayRef<Value>(parts).drop_front());
       return std::make_pair(channel, position);
     };
-    // A tensor [images, rows, columns] (columns along k channels last,
+    // A tensor [groupImages, rows, columns] (columns along k channels last,
     // rows along it channels first) whose element at (n, row, column) is
     // `element` where row < rowCount and column < columnCount, zero in the
-    // padding to whole tiles.
+    // padding to whole tiles; written into `into` when given.
     auto gatherPadded =
         [&](int64_t rows, int64_t rowCount, int64_t columns,
             int64_t columnCount,
             function_ref<Value(OpBuilder &, Location, Value, Value, Value)>
-                element) -> Value {
-      auto type = RankedTensorType::get({images, rows, columns}, f32);
+                element,
+            Value into = Value()) -> Value {
+      auto type = RankedTensorType::get({groupImages, rows, columns}, f32);
+      if (!into)
+        into = tensor::EmptyOp::create(rewriter, loc, type.getShape(), f32);
       return buildGather(
-                 rewriter, loc, type,
-                 tensor::EmptyOp::create(rewriter, loc, type.getShape(), f32),
+                 rewriter, loc, type, into,
                  [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
                    Value inside = arith::AndIOp::create(
                        b, l, isWithin(b, l, at[1], rowCount),
@@ -189,12 +198,21 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           .getResult(0);
     };
 
-    // The columns: the input under window element k of output pixel p,
-    // cols[n, k, p] channels first, cols[n, p, k] channels last.
-    Value cols = gatherPadded(
+    // The columns of group `group` of images: the input under window
+    // element k of output pixel p, cols[n, k, p] channels first,
+    // cols[n, p, k] channels last (image n of the group; the last group
+    // repeats the last image where it has fewer).
+    auto gatherColumns = [&](int64_t group, Value into) -> Value {
+      return gatherPadded(
         last ? pp : kp, last ? pixels : k, last ? kp : pp, last ? k : pixels,
         [&](OpBuilder &b, Location l, Value image, Value row,
             Value column) -> Value {
+          if (groups > 1)
+            image = clampIndex(
+                b, l,
+                arith::AddIOp::create(
+                    b, l, image, constantIndex(b, l, group * groupImages)),
+                images - 1);
           Value kIndex = last ? column : row;
           Value pixel = last ? row : column;
           auto [channel, offsets] = splitK(b, l, kIndex);
@@ -233,7 +251,10 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             value = arith::SelectOp::create(b, l, inBounds, value, fill);
           }
           return value;
-        });
+        }, into);
+    };
+
+    Value cols = gatherColumns(0, Value());
 
     // The filter as weights[n, f, k] channels first, weights[n, k, f]
     // channels last, once per image (linalg.batch_matmul reads both
@@ -264,10 +285,10 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           return tensor::ExtractOp::create(b, l, filter, indices);
         });
 
-    // On whole tiles the product accumulates into the output, seen as
-    // (n, f, p) or (n, p, f); otherwise into zeros, its corner then added
-    // to the output.
-    bool whole = fp == filters && pp == pixels;
+    // On whole tiles in one group the product accumulates into the output,
+    // seen as (n, f, p) or (n, p, f); otherwise each group's into zeros,
+    // its corner then added to the output.
+    bool whole = fp == filters && pp == pixels && groups == 1;
     SmallVector<ReassociationIndices> flatPixels = {{0}};
     ReassociationIndices pixelDims;
     for (unsigned i = 0; i < spatial; ++i)
@@ -276,28 +297,33 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       flatPixels.append({pixelDims, {rank - 1}});
     else
       flatPixels.append({{1}, pixelDims});
-    Value productInit;
-    if (whole) {
-      productInit =
-          tensor::CollapseShapeOp::create(rewriter, loc, init, flatPixels);
-    } else {
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc,
-                                  last ? ArrayRef<int64_t>{images, pp, fp}
-                                       : ArrayRef<int64_t>{images, fp, pp},
-                                  f32);
-      productInit =
-          linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    SmallVector<Value> products;
+    for (int64_t group = 0; group < groups; ++group) {
+      if (group > 0)
+        cols = gatherColumns(group, cols);
+      Value productInit;
+      if (whole) {
+        productInit =
+            tensor::CollapseShapeOp::create(rewriter, loc, init, flatPixels);
+      } else {
+        Value empty = tensor::EmptyOp::create(
+            rewriter, loc,
+            last ? ArrayRef<int64_t>{groupImages, pp, fp}
+                 : ArrayRef<int64_t>{groupImages, fp, pp},
+            f32);
+        productInit =
+            linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+      }
+      SmallVector<Value> operands = last ? SmallVector<Value>{cols, weights}
+                                         : SmallVector<Value>{weights, cols};
+      products.push_back(linalg::BatchMatmulOp::create(rewriter, loc, operands,
+                                                       ValueRange{productInit})
+                             ->getResult(0));
     }
-    SmallVector<Value> operands = last ? SmallVector<Value>{cols, weights}
-                                       : SmallVector<Value>{weights, cols};
-    Value product = linalg::BatchMatmulOp::create(rewriter, loc, operands,
-                                                  ValueRange{productInit})
-                        ->getResult(0);
     Value result;
     if (whole) {
-      result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product,
-                                             flatPixels);
+      result = tensor::ExpandShapeOp::create(rewriter, loc, outType,
+                                             products.front(), flatPixels);
     } else {
       // The corner added to the output's initial values, in place (fused
       // into a broadcasting user, it reads them as an input first:
@@ -314,10 +340,27 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                             constantIndex(b, l, outSpatial[i])),
                       at[firstSpatial + i]);
                 Value f = at[last ? rank - 1 : 1];
+                // Image n is image n % groupImages of group n / groupImages.
+                Value image = at[0], group;
+                if (groups > 1) {
+                  Value size = constantIndex(b, l, groupImages);
+                  group = arith::DivUIOp::create(b, l, image, size);
+                  image = arith::RemUIOp::create(b, l, image, size);
+                }
                 SmallVector<Value> corner =
-                    last ? SmallVector<Value>{at[0], pixel, f}
-                         : SmallVector<Value>{at[0], f, pixel};
-                Value value = tensor::ExtractOp::create(b, l, product, corner);
+                    last ? SmallVector<Value>{image, pixel, f}
+                         : SmallVector<Value>{image, f, pixel};
+                Value value;
+                for (auto [g, product] : llvm::enumerate(products)) {
+                  Value read = tensor::ExtractOp::create(b, l, product, corner);
+                  value = !value ? read
+                                 : arith::SelectOp::create(
+                                       b, l,
+                                       arith::CmpIOp::create(
+                                           b, l, arith::CmpIPredicate::eq,
+                                           group, constantIndex(b, l, g)),
+                                       read, value);
+                }
                 return arith::AddFOp::create(b, l, value, acc);
               })
               .getResult(0);
@@ -325,10 +368,15 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+private:
+  /// The most bytes the gathered columns may take at once.
+  int64_t maxColumnBytes;
 };
 
 } // namespace
 
-void mlir::qimeng::populateIm2ColPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvAsBatchMatmul>(patterns.getContext());
+void mlir::qimeng::populateIm2ColPatterns(RewritePatternSet &patterns,
+                                          int64_t maxColumnBytes) {
+  patterns.add<ConvAsBatchMatmul>(patterns.getContext(), maxColumnBytes);
 }

@@ -26,10 +26,14 @@ namespace mlir::qimeng {
 /// (`tensor.pad`) directly, and pad K, the pixels and the filters to whole
 /// tiles of the matmul plans; the product's corner is then added into the
 /// convolution's output, else the product accumulates into it in place.
-/// Not when the gathered input would exceed 16 GiB, when there are fewer
-/// than 16 filters, or when each output reads fewer than 32 inputs (the
-/// window plans take those).
-void populateIm2ColPatterns(RewritePatternSet &patterns);
+/// Columns over `maxColumnBytes` are gathered for a group of images at a
+/// time, each group into the buffer of the one before (after its product
+/// has read it), each group's product into zeros; the output then takes
+/// image n's from group n / groupImages. Not when one image's columns
+/// exceed `maxColumnBytes`, when there are fewer than 32 filters, or when
+/// each output reads fewer than 32 inputs (the window plans take those).
+void populateIm2ColPatterns(RewritePatternSet &patterns,
+                            int64_t maxColumnBytes);
 
 } // namespace mlir::qimeng
 

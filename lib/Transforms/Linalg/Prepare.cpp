@@ -1163,7 +1163,7 @@ public:
     if (padMatmuls) {
       RewritePatternSet im2col(ctx);
       populateTransposedConvPatterns(im2col);
-      populateIm2ColPatterns(im2col);
+      populateIm2ColPatterns(im2col, maxColumnBytes);
       if (failed(applyPatternsGreedily(getOperation(), std::move(im2col)))) {
         getOperation().emitError()
             << "rewriting convolutions as matmuls did not converge";

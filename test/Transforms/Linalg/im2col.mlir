@@ -5,6 +5,13 @@
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
 // RUN: grep -q gpu.binary %t.gpu.mlir
+// Columns over the bound (here 50000 bytes) are gathered for a group of
+// images at a time, each group into the last group's buffer.
+// RUN: qimeng-opt %s --qimeng-prepare=max-column-bytes=50000 -o %t.groups.mlir
+// RUN: FileCheck %s --check-prefix=GROUPS < %t.groups.mlir
+// RUN: for f in padded whole strided_dilated conv1d conv3d few_reads few_filters \
+// RUN:          nhwc_padded nhwc_whole nhwc_fhwc_strided nwc ndhwc; do \
+// RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.groups.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // Convolutions whose outputs each read 32 inputs or more,
 // with 32 filters or more, become batched matmuls over gathered columns
 // (im2col); the host runs of the rewritten kernels match the convolutions.
@@ -40,6 +47,19 @@ func.func @padded(%x: tensor<2x16x20x24xf32>, %w: tensor<32x16x3x3xf32>, %bias: 
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<3x32x8x8xf32> into tensor<3x32x64xf32>
 // CHECK:         %[[PRODUCT:.*]] = linalg.batch_matmul {{.*}} outs(%[[FLAT]] : tensor<3x32x64xf32>)
 // CHECK:         tensor.expand_shape %[[PRODUCT]]
+// Grouped: 3 images of 24576 bytes of columns, 2 a group (the second
+// group repeats the last image); the output takes each image's product
+// from its group's.
+// GROUPS-LABEL: func.func @whole
+// GROUPS:         %[[COLS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x96x64xf32>)
+// GROUPS:         %[[P0:.*]] = linalg.batch_matmul ins(%{{.*}}, %[[COLS]] : tensor<2x32x96xf32>, tensor<2x96x64xf32>)
+// GROUPS:         %[[COLS1:.*]] = linalg.generic {{.*}} outs(%[[COLS]] : tensor<2x96x64xf32>)
+// GROUPS:           arith.minsi %{{.*}}, %c2
+// GROUPS:         %[[P1:.*]] = linalg.batch_matmul ins(%{{.*}}, %[[COLS1]] : tensor<2x32x96xf32>, tensor<2x96x64xf32>)
+// GROUPS:         linalg.generic {{.*}} outs(%{{.*}} : tensor<3x32x8x8xf32>)
+// GROUPS:           tensor.extract %[[P0]]
+// GROUPS:           tensor.extract %[[P1]]
+// GROUPS:           arith.select
 func.func @whole(%x: tensor<3x8x10x10xf32>, %w: tensor<32x8x3x3xf32>) -> tensor<3x32x8x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<3x32x8x8xf32>

@@ -32,6 +32,11 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
   let options = [
     Option<"padMatmuls", "pad-matmuls", "bool", /*default=*/"true",
            "Pad matmuls whose sizes the tiles do not divide">,
+    Option<"maxColumnBytes", "max-column-bytes", "int64_t",
+           /*default=*/"int64_t(16) << 30",
+           "The most bytes a convolution's im2col columns may take at once: "
+           "past it, the columns are gathered for a group of images at a "
+           "time into one buffer">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "The target has Hopper's wgmma: matmuls the wgmma plan takes "
            "(takesWgmma) are not padded (TMA reads past the edges as zeros); "
