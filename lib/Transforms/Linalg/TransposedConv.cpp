@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -46,20 +47,9 @@ struct DimPhases {
 
 /// Whether `value` is a zero fill or a splat of zero.
 bool isZeroTensor(Value value) {
-  auto isZero = [](Attribute attr) {
-    if (auto f = dyn_cast<FloatAttr>(attr))
-      return f.getValue().isZero();
-    if (auto i = dyn_cast<IntegerAttr>(attr))
-      return i.getValue().isZero();
-    return false;
-  };
-  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
-    Attribute attr;
-    return matchPattern(fill.getInputs()[0], m_Constant(&attr)) && isZero(attr);
-  }
-  DenseElementsAttr constant;
-  return matchPattern(value, m_Constant(&constant)) && constant.isSplat() &&
-         isZero(constant.getSplatValue<Attribute>());
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    value = fill.getInputs()[0];
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 /// The phases of a dimension of `outputs` outputs, a window of `window` taps
@@ -162,18 +152,15 @@ struct TransposedConvByPhases
       dilations.push_back(dim.dilation);
 
     // One convolution per combination of the dimensions' phases.
-    SmallVector<SmallVector<unsigned>> combinations = {{}};
-    for (const DimPhases &dim : dims) {
-      SmallVector<SmallVector<unsigned>> next;
-      for (const SmallVector<unsigned> &prefix : combinations)
-        for (unsigned p = 0; p < dim.phases.size(); ++p) {
-          next.push_back(prefix);
-          next.back().push_back(p);
-        }
-      combinations = std::move(next);
-    }
+    SmallVector<int64_t> phaseCounts;
+    for (const DimPhases &dim : dims)
+      phaseCounts.push_back(dim.phases.size());
+    SmallVector<int64_t> suffix = computeSuffixProduct(phaseCounts);
+    SmallVector<SmallVector<int64_t>> combinations;
+    for (int64_t i = 0, e = computeProduct(phaseCounts); i < e; ++i)
+      combinations.push_back(delinearize(i, suffix));
     SmallVector<Value> results;
-    for (const SmallVector<unsigned> &combination : combinations) {
+    for (const SmallVector<int64_t> &combination : combinations) {
       SmallVector<Phase> phase;
       for (auto [dim, p] : llvm::zip(dims, combination))
         phase.push_back(dim.phases[p]);
