@@ -201,13 +201,13 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
                               << ": its tile is not a static box";
     int64_t cols = shape->back();
     int64_t rows = shape->size() > 1 ? (*shape)[shape->size() - 2] : 1;
-    // One 128-bit vector per thread and step (4 x f32, 8 x f16) when the
+    // One 128-bit vector per thread and step (2 x f64, 4 x f32, 8 x f16) when the
     // row allows it; narrower ones when the tile is too small to give every
     // thread a whole vector (idle threads would guard the copy with a branch,
     // which pipelining cannot take); at least one element.
     Type element = getElementTypeOrSelf(linalgOp->getOperand(index).getType());
     int64_t lanes =
-        element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32
+        element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 64
             ? 128 / std::max<int64_t>(8, element.getIntOrFloatBitWidth())
             : 1;
     int64_t perThread = lanes;
@@ -281,11 +281,14 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
     return op.emitOpError() << "asks for " << stringifyMmaKind(op.getKind())
                             << "; the built-in micro-coder implements "
                                "mma_sync and wgmma";
-  // Upstream's vector-to-mma.sync conversion handles f16 operands only.
-  if (op.getAType() != MmaType::f16 || op.getBType() != MmaType::f16)
+  // Upstream's vector-to-mma.sync conversion handles f16 operands (from
+  // ldmatrix) and f64 ones (m8n8k4, from plain shared loads).
+  bool f16 = op.getAType() == MmaType::f16 && op.getBType() == MmaType::f16;
+  bool f64 = op.getAType() == MmaType::f64 && op.getBType() == MmaType::f64;
+  if (!f16 && !f64)
     return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
                             << " inputs; the built-in micro-coder implements "
-                               "f16 inputs only";
+                               "mma_sync with f16 or f64 inputs only";
   if (!state.fusedInto.empty())
     return op.emitOpError() << "computes '" << op.getTarget()
                             << "' on tensor cores, but it was fused into '"

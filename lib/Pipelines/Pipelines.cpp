@@ -230,6 +230,18 @@ void addLowerToNVVM(OpPassManager &pm,
     return;
   }
   pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
+  // Tensor-core fragments' n-D broadcasts lowered after the last
+  // canonicalization before the kernels' conversion (which cannot lower
+  // them).
+  StringRef kernelsConverted = "gpu.module(convert-gpu-to-nvvm";
+  size_t convert = pipeline.find(kernelsConverted.str());
+  if (convert == std::string::npos) {
+    pm.addPass(std::make_unique<OptionErrorPass>(
+        "--lower-to-nvvm: the upstream GPU-to-NVVM pipeline has no '" +
+        kernelsConverted.str() + "' step to lower fragments before"));
+    return;
+  }
+  pipeline.insert(convert, "gpu.module(qimeng-lower-fragment-vectors),");
   // Targets are attached by QiMeng's pass (sm_90a for the kernels that
   // need it), with the options upstream's step was given.
   size_t attach = pipeline.find("nvvm-attach-target{");

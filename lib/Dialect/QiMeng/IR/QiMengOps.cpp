@@ -466,6 +466,10 @@ ArrayRef<ParamSpec> PipelineOp::getParamSpecs() {
 /// type `in` and accumulators of type `acc` on sm_80/sm_90.
 static bool isSupportedMma(MmaKind kind, MmaType in, MmaType acc, int64_t m,
                            int64_t n, int64_t k) {
+  // Double precision: mma.sync m8n8k4 (sm_80's DMMA), f64 throughout.
+  if (in == MmaType::f64 || acc == MmaType::f64)
+    return kind == MmaKind::mma_sync && in == acc && m == 8 && n == 8 &&
+           k == 4;
   bool half = in == MmaType::f16 || in == MmaType::bf16;
   bool accOk = acc == MmaType::f32 || (in == MmaType::f16 && acc == MmaType::f16);
   if (in == MmaType::f32 || !accOk)
@@ -515,6 +519,8 @@ static std::optional<MmaType> getMmaTypeOf(Type t) {
     return MmaType::bf16;
   if (t.isF32())
     return MmaType::f32;
+  if (t.isF64())
+    return MmaType::f64;
   return std::nullopt;
 }
 

@@ -41,6 +41,7 @@ constexpr int64_t kWarpsPerReductionBlock = 8;
 /// Block tile (M and N) and K step of the tensor-core matmul plan.
 constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
+constexpr int64_t kMmaReductionTileF64 = 16;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
@@ -71,8 +72,8 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
 }
 
 /// wgmma on a target that has it: see takesWgmma. Tensor cores: f16
-/// operands in row-major (m, k) x (k, n) order, f32
-/// accumulation, whole tiles, batched or not (see planTensorCoreMatmul). SIMT:
+/// operands with f32 accumulation, or f64 throughout, in row-major (m, k) x
+/// (k, n) order, whole tiles, batched or not (see planTensorCoreMatmul). SIMT:
 /// f32 accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
 /// or not.
 MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
@@ -109,10 +110,12 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
       op.getMatchingIndexingMap(op.getDpsInputOperand(1)).getNumResults() !=
           batch + 2 ||
       (batch > 0 && !isa<linalg::BatchMatmulOp>(op.getOperation()));
-  if (acc.isF32() && lhs.isF16() && rhs.isF16() && rowMajor && !sharedRhs &&
-      bounds[batch] % kMmaBlockTile == 0 &&
-      bounds[batch + 1] % kMmaBlockTile == 0 &&
-      bounds[batch + 2] % kMmaReductionTile == 0)
+  bool wholeTiles = bounds[batch] % kMmaBlockTile == 0 &&
+                    bounds[batch + 1] % kMmaBlockTile == 0 &&
+                    bounds[batch + 2] % kMmaReductionTile == 0;
+  bool mmaTypes = (acc.isF32() && lhs.isF16() && rhs.isF16()) ||
+                  (acc.isF64() && lhs.isF64() && rhs.isF64());
+  if (mmaTypes && rowMajor && !sharedRhs && wholeTiles)
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
     return MatmulPath::Simt;
@@ -275,7 +278,7 @@ private:
                            const SimtMatmulTiles &t, int64_t k);
 
   LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag,
-                                     int64_t batch, int64_t k);
+                                     int64_t batch, int64_t k, bool f64);
   LogicalResult planWgmmaMatmul(OpBuilder &b, Location loc,
                                 linalg::LinalgOp op, StringRef tag);
   LogicalResult planWarpReduction(OpBuilder &b, Location loc,
@@ -318,8 +321,9 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   case MatmulPath::Wgmma:
     return planWgmmaMatmul(b, loc, op, tag);
   case MatmulPath::TensorCore:
-    return planTensorCoreMatmul(b, loc, tag, getNumBatchLoops(op),
-                                bounds.back());
+    return planTensorCoreMatmul(
+        b, loc, tag, getNumBatchLoops(op), bounds.back(),
+        getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF64());
   case MatmulPath::Simt:
     return planMatmul(
         b, loc, tag,
@@ -703,12 +707,15 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
   return fusions;
 }
 
-/// Tensor cores: 64x64 block tiles, K step 32, four warps of 32x32 each
-/// computing with mma.sync m16n8k16 from ldmatrix fragments, A and B tiles in
-/// shared memory filled by a 2-stage cp.async pipeline (docs/planner.md).
+/// Tensor cores: 64x64 block tiles, four warps of 32x32 each, A and B tiles
+/// in shared memory filled by a 2-stage cp.async pipeline (docs/planner.md).
+/// f16: K step 32, mma.sync m16n8k16 from ldmatrix fragments. f64: K step 16
+/// (the same 4 KB per operand row of tiles), mma.sync m8n8k4 (DMMA, twice
+/// the FP64 rate of the SIMT units) from 64-bit shared loads.
 LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
                                             StringRef tag, int64_t batch,
-                                            int64_t k) {
+                                            int64_t k, bool f64) {
+  int64_t kStep = f64 ? kMmaReductionTileF64 : kMmaReductionTile;
   // One batch per block; the warps split the block's (m, n) tile.
   auto sizes = [&](int64_t batchSize, ArrayRef<int64_t> mnk) {
     SmallVector<int64_t> all(batch, batchSize);
@@ -717,15 +724,20 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   };
   TileOp::create(b, loc, tag, sizes(1, {kMmaBlockTile, kMmaBlockTile, 0}),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, sizes(0, {0, 0, kMmaReductionTile}),
-                 TileLevel::reduction, nullptr);
+  TileOp::create(b, loc, tag, sizes(0, {0, 0, kStep}), TileLevel::reduction,
+                 nullptr);
   PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
   TileOp::create(b, loc, tag, sizes(0, {32, 32, 0}), TileLevel::warp, nullptr);
-  VectorizeOp::create(b, loc, tag, /*width=*/4);
-  MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
-                MmaType::f16, MmaType::f16, MmaType::f32);
+  // 128-bit accesses.
+  VectorizeOp::create(b, loc, tag, /*width=*/f64 ? 2 : 4);
+  if (f64)
+    MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{8, 8, 4},
+                  MmaType::f64, MmaType::f64, MmaType::f64);
+  else
+    MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
+                  MmaType::f16, MmaType::f16, MmaType::f32);
   // A pipeline needs two K steps or more.
-  if (k / kMmaReductionTile >= 2)
+  if (k / kStep >= 2)
     PipelineOp::create(b, loc, tag, /*stages=*/2);
   return success();
 }

@@ -111,3 +111,42 @@ func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: mem
   linalg.batch_matmul ins(%a, %b : memref<4x256x256xf16>, memref<4x256x256xf16>) outs(%c : memref<4x256x256xf32>)
   return
 }
+
+// -----
+
+// f64 throughout, batched (a dynamic batch) or not: mma.sync m8n8k4 (DMMA)
+// on both targets, 64x64 blocks of four 32x32 warps, K step 16, 128-bit
+// copies (two f64). Whole tiles only (qimeng-prepare pads the rest); a
+// mixed f32 x f64 product stays off the tensor cores.
+// SM80-LABEL: qimeng.plan @matmul_f64 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
+// SM80-NEXT:    qimeng.vectorize "matmul0" width 2
+// SM80-NEXT:    qimeng.mma "matmul0" mma_sync [8, 8, 4] (f64, f64) -> f64
+// SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
+// SM80-NEXT:  }
+// SM80-LABEL: qimeng.plan @batched_f64 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "contraction0" [1, 64, 64, 0] to block
+// SM80:         qimeng.tile "contraction0" [0, 32, 32, 0] to warp
+// SM80:         qimeng.mma "contraction0" mma_sync [8, 8, 4] (f64, f64) -> f64
+// SM80-LABEL: qimeng.plan @f64_by_f32 provenance "builtin"
+// SM80-NOT:     qimeng.mma
+// SM80:       }
+// SM90-LABEL: qimeng.plan @matmul_f64 provenance "builtin" attributes {qimeng.replaceable} {
+// SM90:         qimeng.mma "matmul0" mma_sync [8, 8, 4] (f64, f64) -> f64
+// SM90-LABEL: qimeng.plan @batched_f64 provenance "builtin" attributes {qimeng.replaceable} {
+// SM90:         qimeng.mma "contraction0" mma_sync [8, 8, 4] (f64, f64) -> f64
+func.func @matmul_f64(%a: memref<128x64xf64>, %b: memref<64x192xf64>, %c: memref<128x192xf64>) {
+  linalg.matmul ins(%a, %b : memref<128x64xf64>, memref<64x192xf64>) outs(%c : memref<128x192xf64>)
+  return
+}
+func.func @batched_f64(%a: memref<?x256x256xf64>, %b: memref<?x256x1024xf64>, %c: memref<?x256x1024xf64>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x256x256xf64>, memref<?x256x1024xf64>) outs(%c : memref<?x256x1024xf64>)
+  return
+}
+func.func @f64_by_f32(%a: memref<128x64xf32>, %b: memref<64x192xf32>, %c: memref<128x192xf64>) {
+  linalg.matmul ins(%a, %b : memref<128x64xf32>, memref<64x192xf32>) outs(%c : memref<128x192xf64>)
+  return
+}

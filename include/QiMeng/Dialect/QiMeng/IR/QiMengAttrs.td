@@ -37,7 +37,8 @@ def QiMeng_MmaType : I32EnumAttr<"MmaType",
       I32EnumAttrCase<"f16", 0>,
       I32EnumAttrCase<"bf16", 1>,
       I32EnumAttrCase<"tf32", 2>,
-      I32EnumAttrCase<"f32", 3>
+      I32EnumAttrCase<"f32", 3>,
+      I32EnumAttrCase<"f64", 4>
     ]> {
   let cppNamespace = "::mlir::qimeng";
 }
