@@ -889,6 +889,25 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
   return success();
 }
 
+/// The threads a block puts along a loop of `runs` runs when at most `limit`
+/// are left and the last block may be partial: all the runs when they fit
+/// (17 outputs, 17 threads, not 32 with 15 idle). Else along the innermost
+/// loop a power of two (blocks start on aligned rows); along an outer loop,
+/// whose blocks start on whole rows, the count from `limit` down to half of
+/// it that launches the fewest threads in all: 17 rows over at most 15
+/// threads take 2 blocks of 9, not 15 + 2 of 15.
+int64_t getPartialTileThreads(int64_t runs, int64_t limit, bool innermost) {
+  if (runs <= limit)
+    return runs;
+  int64_t best = std::min<int64_t>(llvm::PowerOf2Ceil(runs), limit);
+  if (innermost)
+    return best;
+  for (int64_t t = limit; t >= std::max<int64_t>(1, limit / 2); --t)
+    if (llvm::divideCeil(runs, t) * t < llvm::divideCeil(runs, best) * best)
+      best = t;
+  return best;
+}
+
 FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
                                                    ArrayRef<int64_t> bounds,
                                                    int64_t vectorWidth) {
@@ -927,6 +946,7 @@ FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
   auto computeTiles = [&](int64_t width, bool whole) {
     blockSizes.assign(bounds.size(), 0);
     threadSizes.assign(bounds.size(), 0);
+    blockThreads = 1;
     int64_t maxThreads = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
     int64_t threadsLeft = maxThreads;
     for (auto [i, dim] : llvm::enumerate(mapped)) {
@@ -950,15 +970,14 @@ FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
             break;
           }
       } else {
-        threads = std::min<int64_t>(
-            llvm::PowerOf2Ceil(llvm::divideCeil(bounds[dim], perThread)),
-            threadsLeft);
+        threads = getPartialTileThreads(
+            llvm::divideCeil(bounds[dim], perThread), threadsLeft, i == 0);
       }
       blockSizes[dim] = threads * perThread;
       threadSizes[dim] = perThread;
-      threadsLeft /= threads;
+      blockThreads *= threads;
+      threadsLeft = maxThreads / blockThreads;
     }
-    blockThreads = maxThreads / threadsLeft;
     // The parallel loops beyond the three that have threads: one iteration
     // per block (no thread tile).
     for (unsigned dim : parallel)

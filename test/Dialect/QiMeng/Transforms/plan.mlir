@@ -440,3 +440,20 @@ func.func @keepdim(%x: memref<64x512xf32>, %y: memref<64x1xf32>) {
   }
   return
 }
+
+// -----
+
+// Partial blocks (no vectors: a strided window read): a loop that fits the
+// threads left gets exactly its size (17 outputs along W, not 32 threads
+// with 15 idle); an outer loop that does not gets the count that launches
+// the fewest threads (17 rows over at most 15 threads: 2 blocks of 9, not
+// 15 + 2 of 15). 153 threads, no idle lanes but at the last row block's 1.
+// CHECK-LABEL: qimeng.plan @conv_17x17 provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "conv0" [1, 1, 9, 17, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 1, 1, 0, 0, 0] to thread
+// CHECK-NEXT:  }
+func.func @conv_17x17(%x: memref<4x8x35x35xf32>, %w: memref<5x8x3x3xf32>, %y: memref<4x5x17x17xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : memref<4x8x35x35xf32>, memref<5x8x3x3xf32>) outs(%y : memref<4x5x17x17xf32>)
+  return
+}
