@@ -19,11 +19,10 @@ public:
     RewritePatternSet patterns(&getContext());
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
-    // No folding: a folder could turn the inserts back into broadcasts.
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    // With folding (the default): the lowering leaves same-type broadcasts
+    // for the folder, and its own pattern would read one of those as a
+    // stretch of element 0.
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       getOperation()->emitError()
           << "the lowering of n-D vector broadcasts did not converge";
   }
