@@ -224,3 +224,39 @@ func.func @short_rows_bf16(%x: tensor<4x384x8xbf16>) -> tensor<4x384x8xbf16> {
   %0 = linalg.softmax dimension(2) ins(%x : tensor<4x384x8xbf16>) outs(%e : tensor<4x384x8xbf16>) -> tensor<4x384x8xbf16>
   return %0 : tensor<4x384x8xbf16>
 }
+
+// -----
+
+// An f16 softmax over a dynamic number of rows, as torch-mlir writes it:
+// widened to f32, a softmax, narrowed back, the result returned. The
+// softmax's decomposition sizes the row statistics by tensor.dim of the
+// widened copy; that size query reads no data, so the group still forms
+// (one kernel; it did not, and ran as six).
+// CHECK-LABEL: qimeng.plan @softmax_f16_dynamic
+// CHECK:       qimeng.fuse "elementwise1" producer "reduction1"
+// CHECK-NEXT:  qimeng.fuse "elementwise1" producer "fill1"
+// CHECK-NEXT:  qimeng.fuse "elementwise1" producer "reduction0"
+// CHECK-NEXT:  qimeng.fuse "elementwise1" producer "fill0"
+// CHECK-NEXT:  qimeng.fuse "elementwise1" producer "elementwise0"
+// CHECK-NEXT:  }
+func.func @softmax_f16_dynamic(%x: tensor<?x3072xf16>) -> tensor<?x3072xf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x3072xf16>
+  %e16 = tensor.empty(%n) : tensor<?x3072xf16>
+  %e32 = tensor.empty(%n) : tensor<?x3072xf32>
+  %wide = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x3072xf16>) outs(%e32 : tensor<?x3072xf32>) {
+  ^bb0(%a: f16, %b: f32):
+    %w = arith.extf %a : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<?x3072xf32>
+  %e = tensor.empty(%n) : tensor<?x3072xf32>
+  %s = linalg.softmax dimension(1) ins(%wide : tensor<?x3072xf32>) outs(%e : tensor<?x3072xf32>) -> tensor<?x3072xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<?x3072xf32>) outs(%e16 : tensor<?x3072xf16>) {
+  ^bb0(%a: f32, %b: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<?x3072xf16>
+  return %r : tensor<?x3072xf16>
+}
