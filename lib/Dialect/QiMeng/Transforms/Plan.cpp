@@ -219,7 +219,7 @@ int64_t getElementwiseVectorWidth(linalg::LinalgOp op) {
       return 0;
     widestBits = std::max<int64_t>(widestBits, element.getIntOrFloatBitWidth());
   }
-  if (widestBits < 8 || widestBits > 32)
+  if (widestBits < 8 || widestBits > 64)
     return 0;
   if (!isa<linalg::FillOp>(op) &&
       !llvm::all_of(op.getIndexingMapsArray(), vectorFriendly))
