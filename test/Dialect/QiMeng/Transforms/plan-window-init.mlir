@@ -32,9 +32,9 @@ func.func @conv_bias(%x: tensor<2x3x18x18xf32>, %w: tensor<16x3x3x3xf32>, %b: te
 // -----
 
 // CHECK-LABEL: qimeng.plan @maxpool
-// CHECK-NEXT:    qimeng.tile "fill0" [1, 3, 4, 4] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 4, 4, 4] to block
 // CHECK-NEXT:    qimeng.tile "fill0" [0, 1, 1, 1] to thread
-// CHECK-NEXT:    qimeng.tile "pool0" [1, 3, 4, 4, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "pool0" [1, 4, 4, 4, 0, 0] to block
 // CHECK-NEXT:    qimeng.tile "pool0" [0, 1, 1, 1, 0, 0] to thread
 // CHECK-NEXT:    qimeng.fuse "pool0" producer "fill0"
 // CHECK-NEXT:  }
