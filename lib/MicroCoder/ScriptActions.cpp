@@ -201,8 +201,8 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
                               << ": its tile is not a static box";
     int64_t cols = shape->back();
     int64_t rows = shape->size() > 1 ? (*shape)[shape->size() - 2] : 1;
-    // One 128-bit vector per thread and step (2 x f64, 4 x f32, 8 x f16) when the
-    // row allows it; narrower ones when the tile is too small to give every
+    // One 128-bit vector per thread and step (2 x f64, 4 x f32, 8 x f16) when
+    // the row allows it; narrower ones when the tile is too small to give every
     // thread a whole vector (idle threads would guard the copy with a branch,
     // which pipelining cannot take); at least one element.
     Type element = getElementTypeOrSelf(linalgOp->getOperand(index).getType());

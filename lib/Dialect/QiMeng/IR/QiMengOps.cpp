@@ -468,8 +468,7 @@ static bool isSupportedMma(MmaKind kind, MmaType in, MmaType acc, int64_t m,
                            int64_t n, int64_t k) {
   // Double precision: mma.sync m8n8k4 (sm_80's DMMA), f64 throughout.
   if (in == MmaType::f64 || acc == MmaType::f64)
-    return kind == MmaKind::mma_sync && in == acc && m == 8 && n == 8 &&
-           k == 4;
+    return kind == MmaKind::mma_sync && in == acc && m == 8 && n == 8 && k == 4;
   bool half = in == MmaType::f16 || in == MmaType::bf16;
   bool accOk = acc == MmaType::f32 || (in == MmaType::f16 && acc == MmaType::f16);
   if (in == MmaType::f32 || !accOk)
