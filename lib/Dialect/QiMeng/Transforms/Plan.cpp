@@ -891,8 +891,8 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
 
 /// The threads a block puts along a loop of `runs` runs when at most `limit`
 /// are left and the last block may be partial. A power of two (as many as
-/// the runs need, at most `limit`), unless that leaves a quarter of the
-/// lanes idle or more and the runs fit: then exactly the runs (17 outputs
+/// the runs need, at most `limit`), unless that leaves more than a quarter
+/// of the lanes idle and the runs fit: then exactly the runs (17 outputs
 /// along a row: 17 threads, not 32 with 15 idle). Counts that are not powers
 /// of two make warps straddle rows, which costs more than a few idle lanes:
 /// on the H100, 3-D convolutions with rows of 30 ran 0.83-0.89x as fast
