@@ -18,7 +18,6 @@ public:
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     vector::populateVectorBroadcastLoweringPatterns(patterns);
-    vector::populateVectorShapeCastLoweringPatterns(patterns);
     // With folding (the default): the lowering leaves same-type broadcasts
     // for the folder, and its own pattern would read one of those as a
     // stretch of element 0.

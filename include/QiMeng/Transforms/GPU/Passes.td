@@ -152,18 +152,19 @@ def QiMengIntegerPowersPass : Pass<"qimeng-integer-powers", "ModuleOp"> {
 
 def QiMengLowerFragmentVectorsPass
     : Pass<"qimeng-lower-fragment-vectors", "gpu::GPUModuleOp"> {
-  let summary = "n-D vector broadcasts and shape casts in kernels as inserts";
+  let summary = "n-D vector broadcasts in kernels as inserts";
   let description = [{
     Tensor-core fragments stay 2-D vectors to the end (`nvgpu.mma.sync`
-    takes `vector<1x1xf64>` operands for f64's m8n8k4), while the rest of a
-    kernel is 1-D by then. A fragment loaded as a scalar row is a
-    `vector.broadcast` to 2-D, which canonicalization recreates from any
-    lowered form and the NVVM conversion cannot lower (n-D broadcasts are a
-    pre-lowering step upstream's `convert-gpu-to-nvvm` does not run). This
-    pass (a step of `--lower-to-nvvm`, right before `convert-gpu-to-nvvm`,
-    after the last canonicalization) applies upstream's broadcast and
-    shape-cast lowering patterns: the fragment becomes a `vector.insert`
-    into a poison vector, which lowers to `llvm.insertvalue`.
+    takes `vector<1x1xf64>` and `vector<1x2xf64>` operands for f64's
+    m8n8k4), while the rest of a kernel is 1-D by then. Upstream's
+    vector-to-mma.sync conversion builds such a fragment as a
+    `vector.broadcast` of a 1-D load to 2-D, which `convert-gpu-to-nvvm`
+    cannot lower (upstream lowers n-D broadcasts in a pre-step that pipeline
+    does not run). This pass (a step of `--lower-to-nvvm`, right before
+    `convert-gpu-to-nvvm`, after the last canonicalization, which would turn
+    the result back into a broadcast) applies upstream's broadcast lowering
+    patterns, with folding: the fragment becomes a `vector.insert` into a
+    poison vector, which lowers to `llvm.insertvalue`.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
