@@ -583,15 +583,27 @@ bool hasSharedShortReduction(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   return false;
 }
 
+/// Whether `op` reduces along outer loops only, its innermost loop parallel
+/// (a column sum, a sum over the middle dimension, the combining step of a
+/// split reduction): the warp plan does not take it (planWarpReduction), the
+/// parallel plan gives each thread whole outputs, reduced serially.
+bool isOuterReduction(linalg::LinalgOp op) {
+  Family family = classify(op);
+  return (family == Family::Reduction || family == Family::Contraction) &&
+         op.getNumReductionLoops() > 0 &&
+         op.getIteratorTypesArray().back() == utils::IteratorType::parallel;
+}
+
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
-/// two reduction loops or more once its padding is fused) or a short
-/// reduction whose outputs share their rows (hasSharedShortReduction),
-/// which the parallel plan takes, its parallel loops first (dynamic ones sized from
-/// one argument), written in loop order, and `init` the elementwise op that
-/// fills its output over those loops (a bias broadcast, a pool's start value):
-/// the parallel plan then tiles both alike, and `init` runs in the window's
-/// blocks, each thread filling what it then accumulates into.
+/// two reduction loops or more once its padding is fused), a short
+/// reduction whose outputs share their rows (hasSharedShortReduction) or a
+/// reduction along outer loops (isOuterReduction), which the parallel plan
+/// takes, writing its output along its parallel loops in order (dynamic ones
+/// sized from one argument), and `init` the elementwise op that fills its
+/// output over those loops (a bias broadcast, a pool's start value, a sum's
+/// zero): the parallel plan then tiles both alike, and `init` runs in the
+/// host's blocks, each thread filling what it then accumulates into.
 bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
   if (!init || classify(init) != Family::Elementwise ||
       init->getNumResults() != 1 || init.getNumDpsInits() != 1 ||
@@ -606,24 +618,24 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
       });
   bool gathers = host.getNumReductionLoops() >= 2 &&
                  !host.getBlock()->getOps<tensor::ExtractOp>().empty();
-  if (!strided && !gathers &&
+  SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
+  if (!strided && !gathers && !isOuterReduction(host) &&
       !hasSharedShortReduction(host, host.getStaticLoopRanges(), kWarpSize))
     return false;
-  unsigned loops = init.getNumLoops();
-  SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if ((iterator == utils::IteratorType::parallel) != (i < loops))
-      return false;
-  SmallVector<AffineExpr> leading;
-  for (unsigned d = 0; d < loops; ++d)
-    leading.push_back(getAffineDimExpr(d, host->getContext()));
-  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
+  // The host writes its output along its parallel loops, in order.
+  SmallVector<AffineExpr> parallel;
+  SmallVector<int64_t> parallelBounds;
   SmallVector<int64_t> hostBounds = host.getStaticLoopRanges();
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel) {
+      parallel.push_back(getAffineDimExpr(i, host->getContext()));
+      parallelBounds.push_back(hostBounds[i]);
+    }
+  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
   SmallVector<int64_t> initBounds = init.getStaticLoopRanges();
-  return out == AffineMap::get(host.getNumLoops(), 0, leading,
+  return out == AffineMap::get(host.getNumLoops(), 0, parallel,
                                host->getContext()) &&
-         ArrayRef<int64_t>(hostBounds).take_front(loops) ==
-             ArrayRef<int64_t>(initBounds) &&
+         parallelBounds == initBounds &&
          (llvm::none_of(initBounds, ShapedType::isDynamic) ||
           dependsOnOneDynamicArgument({init, host}));
 }
@@ -688,20 +700,25 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
         op->getNumResults() != 1)
       continue;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    // Sibling loops over a dynamic batch cannot be proven to match.
-    if (!getSimtMatmulTiles(bounds, target).fast ||
-        llvm::any_of(bounds, ShapedType::isDynamic))
+    if (!getSimtMatmulTiles(bounds, target).fast)
       continue;
+    // Sibling loops over a dynamic batch (a dynamic M split into tiles) must
+    // be sized from one argument to be proven to match.
+    bool dynamic = llvm::any_of(bounds, ShapedType::isDynamic);
+    auto sameLoops = [&](linalg::LinalgOp sibling) {
+      return !dynamic || dependsOnOneDynamicArgument({sibling, op});
+    };
     SmallVector<int64_t> shape(bounds.begin(), bounds.end() - 1);
     auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-    if (fill && fill->hasOneUse() && fusable(fill, shape))
+    if (fill && fill->hasOneUse() && fusable(fill, shape) && sameLoops(fill))
       fusions[fill] = {op, FuseKind::producer};
     Value result = op->getResult(0);
     if (!result.hasOneUse())
       continue;
     OpOperand &use = *result.getUses().begin();
     auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
-    if (fusable(user, shape) && user.getMatchingIndexingMap(&use).isIdentity())
+    if (fusable(user, shape) &&
+        user.getMatchingIndexingMap(&use).isIdentity() && sameLoops(user))
       fusions[user] = {op, FuseKind::consumer};
   }
   return fusions;
@@ -882,10 +899,14 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
       getParallelTiles(host, host.getStaticLoopRanges(), /*vectorWidth=*/0);
   if (failed(tiles))
     return failure();
-  // The host's parallel loops lead (isWindowInit): the op's loops are they.
-  unsigned loops = op.getNumLoops();
-  createTiles(b, loc, tag, ArrayRef<int64_t>(tiles->block).take_front(loops),
-              ArrayRef<int64_t>(tiles->thread).take_front(loops));
+  // The op's loops are the host's parallel loops, in order (isWindowInit).
+  SmallVector<int64_t> block, thread;
+  for (auto [i, iterator] : llvm::enumerate(host.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel) {
+      block.push_back(tiles->block[i]);
+      thread.push_back(tiles->thread[i]);
+    }
+  createTiles(b, loc, tag, block, thread);
   return success();
 }
 

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::qimeng {
@@ -399,6 +400,20 @@ public:
       split(rewriter, op, *profile);
     for (linalg::LinalgOp op : matmuls)
       (void)splitMatmulK(rewriter, op, *profile);
+    // Dropping a keepdim output's unit dimension reshapes its fill's
+    // result: the fill is moved past the reshape (upstream's fill folds), so
+    // that the plan can fuse it into the reduction it starts.
+    llvm::SetVector<Operation *> fills;
+    getOperation().walk([&](linalg::FillOp fill) {
+      fills.insert(fill);
+      fills.insert(fill->user_begin(), fill->user_end());
+    });
+    RewritePatternSet patterns(&getContext());
+    linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    (void)applyOpPatternsGreedily(fills.getArrayRef(), std::move(patterns),
+                                  config);
   }
 
 private:

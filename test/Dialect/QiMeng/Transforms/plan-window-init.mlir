@@ -144,3 +144,62 @@ func.func @conv_padded_outarg(%x: tensor<?x16x12x12xf32>, %w: tensor<8x16x3x3xf3
       ins(%p, %w : tensor<?x16x14x14xf32>, tensor<8x16x3x3xf32>) outs(%init : tensor<?x8x12x12xf32>) -> tensor<?x8x12x12xf32>
   return %r : tensor<?x8x12x12xf32>
 }
+
+// -----
+
+// A column sum (the reduction along the outer loop, the innermost loop
+// parallel) gives each thread whole outputs: its fill is tiled like the
+// sum's parallel loop and fused into its blocks. So is the dynamic one, whose
+// columns come from the input alone. The column sum's 1000 outputs are too few
+// for the GPU: --llm-plan splits it (split-reductions.mlir) into a partial
+// and a combining sum, two kernels with their fills in them (four before).
+// CHECK-LABEL: qimeng.plan @column_sum
+// CHECK-NEXT:    qimeng.tile "fill0" [256] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1] to thread
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 256] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [0, 1] to thread
+// CHECK-NEXT:    qimeng.fuse "reduction0" producer "fill0"
+// CHECK-NEXT:  }
+// KERNELS-LABEL: func.func @column_sum
+// KERNELS-COUNT-2: gpu.launch
+// KERNELS-NOT:     gpu.launch
+#col_in = affine_map<(r, c) -> (r, c)>
+#col_out = affine_map<(r, c) -> (c)>
+func.func @column_sum(%x: tensor<64x1000xi32>) -> tensor<1000xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1000xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<1000xi32>) -> tensor<1000xi32>
+  %r = linalg.generic {indexing_maps = [#col_in, #col_out], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<64x1000xi32>) outs(%f : tensor<1000xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %s = arith.addi %a, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<1000xi32>
+  return %r : tensor<1000xi32>
+}
+
+// -----
+
+// CHECK-LABEL: qimeng.plan @middle_max_dynamic
+// CHECK:         qimeng.fuse "reduction0" producer "fill0"
+// KERNELS-LABEL: func.func @middle_max_dynamic
+// KERNELS-COUNT-1: gpu.launch
+// KERNELS-NOT:     gpu.launch
+#mid_in = affine_map<(b, r, c) -> (b, r, c)>
+#mid_out = affine_map<(b, r, c) -> (b, c)>
+func.func @middle_max_dynamic(%x: tensor<?x48x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %b = tensor.dim %x, %c0 : tensor<?x48x?xf32>
+  %c = tensor.dim %x, %c2 : tensor<?x48x?xf32>
+  %e = tensor.empty(%b, %c) : tensor<?x?xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [#mid_in, #mid_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<?x48x?xf32>) outs(%f : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
