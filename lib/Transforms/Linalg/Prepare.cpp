@@ -792,7 +792,8 @@ static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
 /// or K the matmul plans' tiles do not divide: A and B are padded with zeros
 /// (tensor.pad, a gather generic after PadToGeneric), the product of the
 /// padded operands goes to a fresh tensor, and its [M, N] corner is added to
-/// (or, on a zero-filled output, copied into) the original output. A dynamic
+/// (or, on a zero-filled output, copied into) the original output; when only
+/// K is padded, the product accumulates into the output itself. A dynamic
 /// M is padded to a multiple of 64 and split into (M / 64, 64), a batch loop
 /// that B does not index, so every block still takes a whole tile; a
 /// dynamic N or K is left alone. The fast plans (shared-memory tiles,
@@ -912,12 +913,17 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (splitM)
       productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
     productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
-    Value productInit =
-        tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
-    Value cZero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(ec));
-    productInit =
-        linalg::FillOp::create(rewriter, loc, cZero, productInit).getResult(0);
+    // Only K padded (M and N as they were, M not split): the product has
+    // the output's shape and accumulates into the output itself, no copy.
+    bool sameOutput = !splitM && mp == m && np == n;
+    Value productInit = c;
+    if (!sameOutput) {
+      productInit = tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
+      Value cZero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(ec));
+      productInit = linalg::FillOp::create(rewriter, loc, cZero, productInit)
+                        .getResult(0);
+    }
     // Loops (b..., [q,] m, n, k); B indexes neither the batch split nor M.
     unsigned loops = batch + split + 3;
     auto dims = [&](ArrayRef<unsigned> positions) {
@@ -959,6 +965,10 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       product = generic;
     }
     Value full = product->getResult(0);
+    if (sameOutput) {
+      rewriter.replaceOp(op, full);
+      return success();
+    }
     // The [M, N] corner, into the original output: read element by element
     // (a gather, no view of the product: a view of it would keep the matmul
     // from holding its accumulators in registers across K).

@@ -232,6 +232,26 @@ func.func @pad_matmul_accumulate(%a: tensor<100x40xf32>, %b: tensor<40x70xf32>, 
 
 // -----
 
+// Only K padded (32 x 256 x 509: M and N are whole tiles): the padded
+// operands' product accumulates into the output itself, its fill kept (the
+// plan fuses it), no fresh product and no copy.
+// CHECK-LABEL: func.func @pad_matmul_k_only
+// CHECK:       %[[F:.+]] = linalg.fill {{.*}} -> tensor<32x256xf32>
+// CHECK:       %[[AP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<32x512xf32>)
+// CHECK:       %[[BP:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<512x256xf32>)
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[P:.+]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<32x512xf32>, tensor<512x256xf32>) outs(%[[F]] : tensor<32x256xf32>)
+// CHECK-NEXT:  return %[[P]]
+func.func @pad_matmul_k_only(%a: tensor<32x509xf32>, %b: tensor<509x256xf32>) -> tensor<32x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x256xf32>) -> tensor<32x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x509xf32>, tensor<509x256xf32>) outs(%f : tensor<32x256xf32>) -> tensor<32x256xf32>
+  return %0 : tensor<32x256xf32>
+}
+
+// -----
+
 // A K shorter than one K step (20): no padding; the matmul is planned as a
 // memory-bound op.
 // CHECK-LABEL: func.func @short_k_matmul
