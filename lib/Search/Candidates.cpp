@@ -102,8 +102,29 @@ SmallVector<Group> getGroups(const llvm::json::Array &actions) {
   return groups;
 }
 
+/// The loops of `group`'s host that its block tile tiles (a nonzero size):
+/// its parallel loops, in order. A member with fewer loops than the host
+/// (a fill fused into a reduction, a matmul's fill) has these loops.
+SmallVector<size_t> getBlockTiledLoops(const llvm::json::Array &base,
+                                       const Group &group) {
+  SmallVector<size_t> loops;
+  SmallVector<size_t> blockTiles =
+      findActions(base, "tile", group.host, "block");
+  if (blockTiles.size() != 1)
+    return loops;
+  llvm::json::Value blockTile = base[blockTiles.front()];
+  if (const llvm::json::Array *sizes = getSizes(blockTile))
+    for (size_t d = 0; d < sizes->size(); ++d)
+      if (std::optional<int64_t> size = (*sizes)[d].getAsInteger();
+          size && *size != 0)
+        loops.push_back(d);
+  return loops;
+}
+
 /// Moves on the tile sizes of `group` at `level`: each tiled loop of the
-/// host doubled or halved, with the members that tile it alike.
+/// host doubled or halved, with the members that tile it alike (at the
+/// same loop, or, for a member with fewer loops, at the same one of the
+/// host's block-tiled loops).
 void addTileMoves(const llvm::json::Array &base, const Group &group,
                   llvm::StringRef level, std::vector<Move> &moves) {
   SmallVector<size_t> hostTiles = findActions(base, "tile", group.host, level);
@@ -113,6 +134,8 @@ void addTileMoves(const llvm::json::Array &base, const Group &group,
   const llvm::json::Array *sizes = getSizes(hostTile);
   if (!sizes)
     return;
+  SmallVector<size_t> tiledLoops = getBlockTiledLoops(base, group);
+  size_t hostLoops = sizes->size();
   for (size_t d = 0; d < sizes->size(); ++d) {
     std::optional<int64_t> size = (*sizes)[d].getAsInteger();
     if (!size || *size <= 0)
@@ -126,17 +149,27 @@ void addTileMoves(const llvm::json::Array &base, const Group &group,
       Group captured = group;
       std::string levelName = level.str();
       int64_t old = *size;
+      // Where the member with fewer loops has loop `d`, if it has it.
+      std::optional<size_t> inShorter;
+      if (const size_t *at = llvm::find(tiledLoops, d); at != tiledLoops.end())
+        inShorter = at - tiledLoops.begin();
       moves.push_back(
-          {name,
-           [captured, levelName, d, old, changed](llvm::json::Array &actions) {
+          {name, [captured, levelName, d, inShorter, hostLoops,
+                  loops = tiledLoops.size(), old,
+                  changed](llvm::json::Array &actions) {
              bool changedHost = false;
              for (const std::string &member : captured.members)
                for (size_t i :
                     findActions(actions, "tile", member, levelName)) {
                  llvm::json::Array *s = getSizes(actions[i]);
-                 if (!s || d >= s->size() || (*s)[d].getAsInteger() != old)
+                 if (!s)
                    continue;
-                 (*s)[d] = changed;
+                 std::optional<size_t> at = d;
+                 if (s->size() < hostLoops)
+                   at = s->size() == loops ? inShorter : std::nullopt;
+                 if (!at || *at >= s->size() || (*s)[*at].getAsInteger() != old)
+                   continue;
+                 (*s)[*at] = changed;
                  changedHost |= member == captured.host;
                }
              return changedHost;

@@ -61,6 +61,33 @@ constexpr llvm::StringLiteral kWgmma = R"(
     qimeng.pipeline "matmul0" stages 4
   })";
 
+/// A column sum with its fill fused (one loop fewer than the sum: the
+/// sum's second loop is the fill's first).
+constexpr llvm::StringLiteral kColumnSum = R"(
+  func.func @colsum(%x: tensor<64x1000xi32>) -> tensor<1000xi32> {
+    %zero = arith.constant 0 : i32
+    %e = tensor.empty() : tensor<1000xi32>
+    %f = linalg.fill {qimeng.tag = "fill0"} ins(%zero : i32)
+        outs(%e : tensor<1000xi32>) -> tensor<1000xi32>
+    %r = linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>,
+                                          affine_map<(r, c) -> (c)>],
+                         iterator_types = ["reduction", "parallel"]}
+        ins(%x : tensor<64x1000xi32>) outs(%f : tensor<1000xi32>)
+        attrs = {qimeng.tag = "reduction0"} {
+    ^bb0(%a: i32, %acc: i32):
+      %s = arith.addi %a, %acc : i32
+      linalg.yield %s : i32
+    } -> tensor<1000xi32>
+    return %r : tensor<1000xi32>
+  }
+  qimeng.plan @colsum provenance "builtin" {
+    qimeng.tile "fill0" [256] to block
+    qimeng.tile "fill0" [1] to thread
+    qimeng.tile "reduction0" [0, 256] to block
+    qimeng.tile "reduction0" [0, 1] to thread
+    qimeng.fuse "reduction0" producer "fill0"
+  })";
+
 class CandidatesTest : public ::testing::Test {
 protected:
   CandidatesTest() {
@@ -129,6 +156,41 @@ TEST_F(CandidatesTest, FusedOpsMoveWithTheirHost) {
     return;
   }
   FAIL() << "no move doubled the matmul's block tile";
+}
+
+TEST_F(CandidatesTest, FusedOpsWithFewerLoopsMoveAtTheHostsLoop) {
+  load(kColumnSum);
+  bool found = false;
+  for (const CandidatePlan &c : generateNeighbours(planToJSON(plan), 0)) {
+    if (c.moves != "reduction0 block[1] 256->128")
+      continue;
+    found = true;
+    const llvm::json::Array *actions = c.plan.getArray("actions");
+    ASSERT_TRUE(actions);
+    // The fill's only loop is the sum's second: it follows it.
+    const llvm::json::Object *fillTile = (*actions)[0].getAsObject();
+    EXPECT_EQ(fillTile->getString("target"), "fill0");
+    EXPECT_EQ((*fillTile->getArray("sizes"))[0].getAsInteger(), 128);
+  }
+  EXPECT_TRUE(found) << "no move halved the sum's block tile";
+  // In every neighbour the fill is tiled like the sum's second loop, at
+  // both levels (the micro-coder fuses them only then).
+  for (const CandidatePlan &c : generateNeighbours(planToJSON(plan), 0)) {
+    llvm::StringMap<int64_t> fill, sum;
+    for (const llvm::json::Value &action : *c.plan.getArray("actions")) {
+      const llvm::json::Object *a = action.getAsObject();
+      if (a->getString("action") != "tile")
+        continue;
+      std::string level = a->getString("level")->str();
+      const llvm::json::Array *sizes = a->getArray("sizes");
+      if (a->getString("target") == "fill0")
+        fill[level] = *(*sizes)[0].getAsInteger();
+      else
+        sum[level] = *(*sizes)[1].getAsInteger();
+    }
+    EXPECT_EQ(fill["block"], sum["block"]) << c.moves;
+    EXPECT_EQ(fill["thread"], sum["thread"]) << c.moves;
+  }
 }
 
 TEST_F(CandidatesTest, SelectionIsLegalDefaultFirstAndBounded) {

@@ -619,8 +619,18 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
   bool gathers = host.getNumReductionLoops() >= 2 &&
                  !host.getBlock()->getOps<tensor::ExtractOp>().empty();
   SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
-  if (!strided && !gathers && !isOuterReduction(host) &&
+  bool outer = isOuterReduction(host);
+  if (!strided && !gathers && !outer &&
       !hasSharedShortReduction(host, host.getStaticLoopRanges(), kWarpSize))
+    return false;
+  // A window or short reduction with a reduction innermost could take the
+  // warp plan (planWarpReduction) unless its parallel loops come first;
+  // an outer reduction never does.
+  if (!outer && !llvm::is_sorted(iterators, [](utils::IteratorType a,
+                                               utils::IteratorType b) {
+        return a == utils::IteratorType::parallel &&
+               b == utils::IteratorType::reduction;
+      }))
     return false;
   // The host writes its output along its parallel loops, in order.
   SmallVector<AffineExpr> parallel;

@@ -25,7 +25,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::qimeng {
@@ -400,23 +399,35 @@ public:
       split(rewriter, op, *profile);
     for (linalg::LinalgOp op : matmuls)
       (void)splitMatmulK(rewriter, op, *profile);
-    // Dropping a keepdim output's unit dimension reshapes its fill's
-    // result: the fill is moved past the reshape (upstream's fill folds), so
-    // that the plan can fuse it into the reduction it starts.
-    llvm::SetVector<Operation *> fills;
-    getOperation().walk([&](linalg::FillOp fill) {
-      fills.insert(fill);
-      fills.insert(fill->user_begin(), fill->user_end());
-    });
-    RewritePatternSet patterns(&getContext());
-    linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    (void)applyOpPatternsGreedily(fills.getArrayRef(), std::move(patterns),
-                                  config);
+    moveFillsPastCollapses(rewriter);
   }
 
 private:
+  /// Dropping a keepdim output's unit dimension collapses its fill's
+  /// result: each fill whose only use is a collapse_shape fills the
+  /// collapsed tensor instead (its attributes kept), so that the plan can
+  /// fuse it into the reduction it starts.
+  void moveFillsPastCollapses(RewriterBase &rewriter) {
+    SmallVector<tensor::CollapseShapeOp> collapses;
+    getOperation().walk([&](tensor::CollapseShapeOp collapse) {
+      auto fill = collapse.getSrc().getDefiningOp<linalg::FillOp>();
+      if (fill && fill->hasOneUse() && fill.hasPureTensorSemantics())
+        collapses.push_back(collapse);
+    });
+    for (tensor::CollapseShapeOp collapse : collapses) {
+      auto fill = collapse.getSrc().getDefiningOp<linalg::FillOp>();
+      rewriter.setInsertionPoint(collapse);
+      Value init = tensor::CollapseShapeOp::create(
+          rewriter, collapse.getLoc(), collapse.getResultType(),
+          fill.getOutputs()[0], collapse.getReassociationIndices());
+      auto moved = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                          fill.getInputs()[0], init);
+      moved->setDiscardableAttrs(fill->getDiscardableAttrDictionary());
+      rewriter.replaceOp(collapse, moved.getResult(0));
+      rewriter.eraseOp(fill);
+    }
+  }
+
   /// Splits `op` when that helps. A reduction over several loops is
   /// brought to one reduction loop even when it is not split: the warp and
   /// block plans reduce along one loop, the others would give each output a

@@ -47,17 +47,18 @@ func.func @keepdim(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tens
 
 // A keepdim min over the rows into a fresh, filled result (torch-mlir's
 // form): once the unit dimension is dropped, the fill is moved past the
-// reshape and fills the collapsed output itself, which the plan can fuse.
+// reshape and fills the collapsed output itself, which the plan can fuse;
+// it keeps its attributes.
 // CHECK-LABEL: func.func @keepdim_filled
 // CHECK:       %[[E:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x32xf32> into tensor<32xf32>
-// CHECK-NEXT:  %[[F:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<32xf32>) -> tensor<32xf32>
+// CHECK-NEXT:  %[[F:.+]] = linalg.fill {qimeng.tag = "start"} ins(%{{.*}} : f32) outs(%[[E]] : tensor<32xf32>) -> tensor<32xf32>
 // CHECK:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<1024x32xf32>) outs(%[[F]] : tensor<32xf32>)
 #kin = affine_map<(r, c) -> (r, c)>
 #kout = affine_map<(r, c) -> (0, c)>
 func.func @keepdim_filled(%x: tensor<8192x32xf32>) -> tensor<1x32xf32> {
   %inf = arith.constant 0x7F800000 : f32
   %e = tensor.empty() : tensor<1x32xf32>
-  %f = linalg.fill ins(%inf : f32) outs(%e : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %f = linalg.fill {qimeng.tag = "start"} ins(%inf : f32) outs(%e : tensor<1x32xf32>) -> tensor<1x32xf32>
   %0 = linalg.generic {indexing_maps = [#kin, #kout], iterator_types = ["reduction", "parallel"]}
       ins(%x : tensor<8192x32xf32>) outs(%f : tensor<1x32xf32>) {
   ^bb0(%a: f32, %acc: f32):
