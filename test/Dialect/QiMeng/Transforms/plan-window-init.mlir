@@ -203,3 +203,47 @@ func.func @middle_max_dynamic(%x: tensor<?x48x?xf32>) -> tensor<?x?xf32> {
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// Not fused: an outer reduction whose output is written transposed (its
+// parallel loops out of order), and one whose fill has a second user.
+// CHECK-LABEL: qimeng.plan @outer_transposed
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+// KERNELS-LABEL: func.func @outer_transposed
+#tr_in = affine_map<(b, r, c) -> (b, r, c)>
+#tr_out = affine_map<(b, r, c) -> (c, b)>
+func.func @outer_transposed(%x: tensor<8x48x40xf32>) -> tensor<40x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x8xf32>) -> tensor<40x8xf32>
+  %r = linalg.generic {indexing_maps = [#tr_in, #tr_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<8x48x40xf32>) outs(%f : tensor<40x8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<40x8xf32>
+  return %r : tensor<40x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: qimeng.plan @outer_shared_fill
+// CHECK-NOT:     qimeng.fuse
+// CHECK:       }
+// KERNELS-LABEL: func.func @outer_shared_fill
+#sh_in = affine_map<(r, c) -> (r, c)>
+#sh_out = affine_map<(r, c) -> (c)>
+func.func @outer_shared_fill(%x: tensor<64x1000xf32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1000xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1000xf32>) -> tensor<1000xf32>
+  %r = linalg.generic {indexing_maps = [#sh_in, #sh_out], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<64x1000xf32>) outs(%f : tensor<1000xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1000xf32>
+  return %r, %f : tensor<1000xf32>, tensor<1000xf32>
+}
