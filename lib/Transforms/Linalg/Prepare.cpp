@@ -904,20 +904,19 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Value bp = pad(b, index(kp), np);
 
     // The product's operands and loops: with a dynamic M, A is (b..., M/64,
-    // 64, K) and the product (b..., M/64, 64, N).
-    SmallVector<OpFoldResult> batchSizes;
-    for (int64_t d = 0; d < batch; ++d)
-      batchSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
+    // 64, K) and the product (b..., M/64, 64, N). Only K padded (M and N as
+    // they were, M not split): the product has the output's shape and
+    // accumulates into the output itself, no copy.
     int64_t split = splitM ? 1 : 0;
-    SmallVector<OpFoldResult> productSizes = batchSizes;
-    if (splitM)
-      productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
-    productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
-    // Only K padded (M and N as they were, M not split): the product has
-    // the output's shape and accumulates into the output itself, no copy.
     bool sameOutput = !splitM && mp == m && np == n;
     Value productInit = c;
     if (!sameOutput) {
+      SmallVector<OpFoldResult> productSizes;
+      for (int64_t d = 0; d < batch; ++d)
+        productSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
+      if (splitM)
+        productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
+      productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
       productInit = tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
       Value cZero =
           arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(ec));

@@ -618,32 +618,29 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
       });
   bool gathers = host.getNumReductionLoops() >= 2 &&
                  !host.getBlock()->getOps<tensor::ExtractOp>().empty();
-  SmallVector<utils::IteratorType> iterators = host.getIteratorTypesArray();
   bool outer = isOuterReduction(host);
   if (!strided && !gathers && !outer &&
       !hasSharedShortReduction(host, host.getStaticLoopRanges(), kWarpSize))
     return false;
+  SmallVector<unsigned> parallel;
+  host.getParallelDims(parallel);
   // A window or short reduction with a reduction innermost could take the
   // warp plan (planWarpReduction) unless its parallel loops come first;
   // an outer reduction never does.
-  if (!outer && !llvm::is_sorted(iterators, [](utils::IteratorType a,
-                                               utils::IteratorType b) {
-        return a == utils::IteratorType::parallel &&
-               b == utils::IteratorType::reduction;
-      }))
+  if (!outer && !parallel.empty() && parallel.back() + 1 != parallel.size())
     return false;
-  // The host writes its output along its parallel loops, in order.
-  SmallVector<AffineExpr> parallel;
-  SmallVector<int64_t> parallelBounds;
+  // The host writes its output along its parallel loops, in order, which
+  // are the init's loops.
   SmallVector<int64_t> hostBounds = host.getStaticLoopRanges();
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::parallel) {
-      parallel.push_back(getAffineDimExpr(i, host->getContext()));
-      parallelBounds.push_back(hostBounds[i]);
-    }
-  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
   SmallVector<int64_t> initBounds = init.getStaticLoopRanges();
-  return out == AffineMap::get(host.getNumLoops(), 0, parallel,
+  SmallVector<AffineExpr> parallelExprs;
+  SmallVector<int64_t> parallelBounds;
+  for (unsigned d : parallel) {
+    parallelExprs.push_back(getAffineDimExpr(d, host->getContext()));
+    parallelBounds.push_back(hostBounds[d]);
+  }
+  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
+  return out == AffineMap::get(host.getNumLoops(), 0, parallelExprs,
                                host->getContext()) &&
          parallelBounds == initBounds &&
          (llvm::none_of(initBounds, ShapedType::isDynamic) ||
@@ -910,12 +907,13 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
   if (failed(tiles))
     return failure();
   // The op's loops are the host's parallel loops, in order (isWindowInit).
+  SmallVector<unsigned> parallel;
+  host.getParallelDims(parallel);
   SmallVector<int64_t> block, thread;
-  for (auto [i, iterator] : llvm::enumerate(host.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::parallel) {
-      block.push_back(tiles->block[i]);
-      thread.push_back(tiles->thread[i]);
-    }
+  for (unsigned d : parallel) {
+    block.push_back(tiles->block[d]);
+    thread.push_back(tiles->thread[d]);
+  }
   createTiles(b, loc, tag, block, thread);
   return success();
 }
