@@ -630,19 +630,27 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
   if (!outer && !parallel.empty() && parallel.back() + 1 != parallel.size())
     return false;
   // The host writes its output along its parallel loops, in order, which
-  // are the init's loops.
+  // are the init's loops; a kept unit dimension between them (a keepdim
+  // reduction's `(b, 0, c)`) is a loop of one of the init.
   SmallVector<int64_t> hostBounds = host.getStaticLoopRanges();
   SmallVector<int64_t> initBounds = init.getStaticLoopRanges();
-  SmallVector<AffineExpr> parallelExprs;
-  SmallVector<int64_t> parallelBounds;
-  for (unsigned d : parallel) {
-    parallelExprs.push_back(getAffineDimExpr(d, host->getContext()));
-    parallelBounds.push_back(hostBounds[d]);
-  }
   AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
-  return out == AffineMap::get(host.getNumLoops(), 0, parallelExprs,
-                               host->getContext()) &&
-         parallelBounds == initBounds &&
+  if (out.getNumResults() != initBounds.size())
+    return false;
+  const unsigned *next = parallel.begin();
+  for (auto [expr, bound] : llvm::zip(out.getResults(), initBounds)) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      if (constant.getValue() != 0 || bound != 1)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || next == parallel.end() || dim.getPosition() != *next ||
+        hostBounds[*next] != bound)
+      return false;
+    ++next;
+  }
+  return next == parallel.end() &&
          (llvm::none_of(initBounds, ShapedType::isDynamic) ||
           dependsOnOneDynamicArgument({init, host}));
 }
@@ -906,13 +914,14 @@ LogicalResult Planner::planWindowInit(OpBuilder &b, Location loc,
       getParallelTiles(host, host.getStaticLoopRanges(), /*vectorWidth=*/0);
   if (failed(tiles))
     return failure();
-  // The op's loops are the host's parallel loops, in order (isWindowInit).
-  SmallVector<unsigned> parallel;
-  host.getParallelDims(parallel);
+  // The op's loops are the host's output indices: its parallel loops, in
+  // order, and kept unit dimensions, untiled (isWindowInit).
+  AffineMap out = host.getMatchingIndexingMap(host.getDpsInitOperand(0));
   SmallVector<int64_t> block, thread;
-  for (unsigned d : parallel) {
-    block.push_back(tiles->block[d]);
-    thread.push_back(tiles->thread[d]);
+  for (AffineExpr expr : out.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    block.push_back(dim ? tiles->block[dim.getPosition()] : 0);
+    thread.push_back(dim ? tiles->thread[dim.getPosition()] : 0);
   }
   createTiles(b, loc, tag, block, thread);
   return success();

@@ -206,6 +206,36 @@ func.func @middle_max_dynamic(%x: tensor<?x48x?xf32>) -> tensor<?x?xf32> {
 
 // -----
 
+// A keepdim max over a dynamic middle dimension (split-reductions leaves
+// it whole, so its output keeps the unit dimension: `(b, 0, c)`): the fill
+// is tiled like the max's parallel loops, its unit dimension untiled, and
+// runs in the max's kernel.
+// CHECK-LABEL: qimeng.plan @keepdim_max_dynamic
+// CHECK-NEXT:    qimeng.tile "fill0" [4, 0, 64] to block
+// CHECK-NEXT:    qimeng.tile "fill0" [1, 0, 1] to thread
+// CHECK-NEXT:    qimeng.tile "reduction0" [4, 0, 64] to block
+// CHECK-NEXT:    qimeng.tile "reduction0" [1, 0, 1] to thread
+// CHECK-NEXT:    qimeng.fuse "reduction0" producer "fill0"
+// KERNELS-LABEL: func.func @keepdim_max_dynamic
+// KERNELS-COUNT-1: gpu.launch
+// KERNELS-NOT:     gpu.launch
+#keep_in = affine_map<(b, r, c) -> (b, r, c)>
+#keep_out = affine_map<(b, r, c) -> (b, 0, c)>
+func.func @keepdim_max_dynamic(%x: tensor<8x?x64xf32>) -> tensor<8x1x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8x1x64xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<8x1x64xf32>) -> tensor<8x1x64xf32>
+  %r = linalg.generic {indexing_maps = [#keep_in, #keep_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<8x?x64xf32>) outs(%f : tensor<8x1x64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<8x1x64xf32>
+  return %r : tensor<8x1x64xf32>
+}
+
+// -----
+
 // Not fused: an outer reduction whose output is written transposed (its
 // parallel loops out of order), and one whose fill has a second user.
 // CHECK-LABEL: qimeng.plan @outer_transposed
