@@ -162,8 +162,10 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   qimeng::QiMengPreparePassOptions prepareOptions;
   prepareOptions.padMatmuls = !options.naive;
   if (std::optional<qimeng::TargetProfile> profile =
-          qimeng::lookupTargetProfile(options.target))
+          qimeng::lookupTargetProfile(options.target)) {
     prepareOptions.wgmma = !options.naive && profile->wgmma;
+    prepareOptions.numSMs = profile->numSMs;
+  }
   pm.addPass(qimeng::createQiMengPreparePass(prepareOptions));
   // After preparation: its fusions must not fold the widened results away.
   if (options.naive && options.wideReductions)

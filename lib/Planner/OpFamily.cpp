@@ -59,13 +59,22 @@ int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
     return -1;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    // The right operand may be shared by every batch.
-    bool shared = &operand == op.getDpsInputOperand(1) &&
-                  map.getNumResults() == 2;
-    if (!map.isProjectedPermutation() ||
-        (map.getNumResults() != batch + 2 && !shared))
+    if (!map.isProjectedPermutation() || map.getNumResults() < 2)
       return -1;
-    for (unsigned i = 0; !shared && i < batch; ++i)
+    unsigned lead = map.getNumResults() - 2;
+    // The right operand may be shared by some batch loops or all (a
+    // dynamic M split into tiles, the parts of a split K): its leading
+    // indices are batch loops in order, some left out.
+    if (&operand == op.getDpsInputOperand(1)) {
+      for (unsigned i = 0; i < lead; ++i)
+        if (map.getDimPosition(i) >= batch ||
+            (i > 0 && map.getDimPosition(i) <= map.getDimPosition(i - 1)))
+          return -1;
+      continue;
+    }
+    if (lead != batch)
+      return -1;
+    for (unsigned i = 0; i < batch; ++i)
       if (map.getDimPosition(i) != i)
         return -1;
   }

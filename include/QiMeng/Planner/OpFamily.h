@@ -24,8 +24,9 @@ Family classify(linalg::LinalgOp op);
 /// The batch loops of a (batched) matmul: leading parallel loops that lead
 /// the indices of the left operand and the output in loop order, before a
 /// matmul's two (the last loop its only reduction); the right operand has
-/// them too or none (one matrix for every batch). 0 for a plain matmul, -1
-/// for anything else.
+/// them too, some of them in order (one matrix for the M tiles of a split
+/// dynamic M) or none (one matrix for every batch). 0 for a plain matmul,
+/// -1 for anything else.
 int64_t getNumBatchLoops(linalg::LinalgOp op);
 
 /// The shortest K the tiled matmul plans take (one K step of the padded

@@ -736,56 +736,66 @@ static bool isRowMajorMatmul(linalg::LinalgOp op, int64_t batch) {
              SmallVector<AffineMap>{map({0, 2}), map({2, 1}), map({0, 1})};
 }
 
-/// A (b..., M, K) with a dynamic M as (b..., ceil(M / 64), 64, `cols`) row
-/// tiles, zeros past M and K: a generic that reads A at clamped indices.
-static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
-                            int64_t batch, int64_t cols, Value zero) {
-  constexpr int64_t kTile = 64;
-  MLIRContext *ctx = rewriter.getContext();
-  auto type = cast<RankedTensorType>(a.getType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < batch; ++d)
-    sizes.push_back(tensor::getMixedSize(rewriter, loc, a, d));
-  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, a, batch);
-  AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-  sizes.push_back(affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0.ceilDiv(kTile), {rows}));
-  sizes.append({rewriter.getIndexAttr(kTile), rewriter.getIndexAttr(cols)});
+/// A matrix operand (b..., R, C) of a matmul copied into the layout of the
+/// padded product: a fresh tensor of `sizes`, [S,] b..., then its own row
+/// and column dimensions, each element read where `locate` puts it in the
+/// source (its row and column from the copy's indices past the batch ones)
+/// and zero past the source's R rows and C columns. `split` says whether
+/// the copy leads with the K parts (S) before the batch dimensions.
+static Value gatherOperandTiles(
+    RewriterBase &rewriter, Location loc, Value source, int64_t batch,
+    bool split, ArrayRef<OpFoldResult> sizes, Value zero,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Location, ValueRange)>
+        locate) {
+  auto type = cast<RankedTensorType>(source.getType());
   Value empty =
       tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value lastRow = arith::SubIOp::create(
-      rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, rows), one);
-  int64_t k = type.getDimSize(batch + 1);
-  Value lastCol = arith::ConstantIndexOp::create(rewriter, loc, k - 1);
-  Value tile = arith::ConstantIndexOp::create(rewriter, loc, kTile);
-  unsigned rank = batch + 3;
-  auto gather = linalg::GenericOp::create(
-      rewriter, loc, empty.getType(), ValueRange{}, ValueRange{empty},
-      ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location nloc, ValueRange) {
-        SmallVector<Value> indices;
-        for (int64_t d = 0; d < batch; ++d)
-          indices.push_back(linalg::IndexOp::create(b, nloc, d));
-        Value q = linalg::IndexOp::create(b, nloc, batch);
-        Value m = linalg::IndexOp::create(b, nloc, batch + 1);
-        Value col = linalg::IndexOp::create(b, nloc, batch + 2);
-        Value row = arith::AddIOp::create(
-            b, nloc, arith::MulIOp::create(b, nloc, q, tile), m);
+  Value one = constantIndex(rewriter, loc, 1);
+  auto last = [&](int64_t d) -> Value {
+    return arith::SubIOp::create(
+        rewriter, loc,
+        getValueOrCreateConstantIndexOp(
+            rewriter, loc, tensor::getMixedSize(rewriter, loc, source, d)),
+        one);
+  };
+  Value lastRow = last(batch), lastCol = last(batch + 1);
+  int64_t lead = split ? 1 : 0;
+  linalg::GenericOp gather = buildGather(
+      rewriter, loc, cast<RankedTensorType>(empty.getType()), empty,
+      [&](OpBuilder &b, Location nloc, ValueRange indices, Value) {
+        SmallVector<Value> at(indices.slice(lead, batch));
+        auto [row, col] = locate(b, nloc, indices.drop_front(lead + batch));
         Value inRows = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::ule,
                                              row, lastRow);
         Value inCols = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::ule,
                                              col, lastCol);
-        indices.push_back(arith::MinUIOp::create(b, nloc, row, lastRow));
-        indices.push_back(arith::MinUIOp::create(b, nloc, col, lastCol));
-        Value value = tensor::ExtractOp::create(b, nloc, a, indices);
+        at.push_back(arith::MinUIOp::create(b, nloc, row, lastRow));
+        at.push_back(arith::MinUIOp::create(b, nloc, col, lastCol));
+        Value value = tensor::ExtractOp::create(b, nloc, source, at);
         Value inside = arith::AndIOp::create(b, nloc, inRows, inCols);
-        linalg::YieldOp::create(
-            b, nloc,
-            arith::SelectOp::create(b, nloc, inside, value, zero).getResult());
+        return arith::SelectOp::create(b, nloc, inside, value, zero)
+            .getResult();
       });
   return gather.getResult(0);
+}
+
+/// How many parts a plain matmul's padded K (`kp`) is split into, each on
+/// blocks of its own, their partial products summed by the copy of the
+/// output: as many as fill the SMs that the product's `blocks` leave idle,
+/// when they leave more than half of them idle, each part at least
+/// kMinSplitK long, at most kMaxSplitK parts (a power of two); 1 for no
+/// split. The partial products cost 4·S/K bytes per flop of the product
+/// more (S = parts), a sixth of the product's time at most on a large
+/// dynamic M (K per part ≥ 128).
+static int64_t getKSplits(int64_t blocks, int64_t kp, int64_t numSMs) {
+  constexpr int64_t kMinSplitK = 128, kMaxSplitK = 8;
+  if (numSMs <= 0 || 2 * blocks > numSMs || kp < 2 * kMinSplitK)
+    return 1;
+  uint64_t idle = static_cast<uint64_t>(numSMs / blocks);
+  return std::min<int64_t>({static_cast<int64_t>(llvm::bit_floor(idle)),
+                            static_cast<int64_t>(llvm::bit_floor(
+                                static_cast<uint64_t>(kp / kMinSplitK))),
+                            kMaxSplitK});
 }
 
 /// Pads a (batched) row-major matmul with f32 (or f64) accumulation whose M, N
@@ -803,10 +813,12 @@ static Value gatherRowTiles(RewriterBase &rewriter, Location loc, Value a,
 /// that padding: TMA's zero fill covers partial tiles, and M stays as it is,
 /// dynamic or not.
 struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  PadMatmulToTiles(MLIRContext *ctx, bool wgmma)
-      : OpInterfaceRewritePattern(ctx), wgmma(wgmma) {}
+  PadMatmulToTiles(MLIRContext *ctx, bool wgmma, int64_t numSMs)
+      : OpInterfaceRewritePattern(ctx), wgmma(wgmma), numSMs(numSMs) {}
   /// Whether matmuls that take the wgmma plan are left alone.
   bool wgmma;
+  /// The target's SMs, for split-K (0: never split).
+  int64_t numSMs;
 
   static constexpr int64_t kTileMN = 64;
   static constexpr int64_t kTileK = 32;
@@ -853,6 +865,22 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         wgmmaPlan ? llvm::alignTo(k, kWgmmaAlign) : getPaddedSize(k, kTileK, 4);
     if (!splitM && mp == m && np == n && kp == k)
       return rewriter.notifyMatchFailure(op, "whole tiles already");
+    // Split-K, while A and B are copied anyway: a plain matmul on the SIMT
+    // plan (f32 accumulation of f32 or bf16; f16 and f64 take the tensor
+    // cores) whose blocks leave most SMs idle, a dynamic M counting as one
+    // tile. K becomes S parts of `kc`. (Long, thin products on whole tiles
+    // are split by qimeng-split-reductions, B's parts a reshape.)
+    int64_t splits = 1;
+    if (batch == 0 && !wgmmaPlan && ec.isF32() && (ea.isF32() || ea.isBF16()))
+      splits = getKSplits((splitM ? 1 : llvm::divideCeil(mp, kTileMN)) *
+                              llvm::divideCeil(np, kTileMN),
+                          kp, numSMs);
+    int64_t kc = kp;
+    if (splits > 1) {
+      kc = llvm::alignTo(llvm::divideCeil(k, splits), kTileK);
+      kp = splits * kc;
+    }
+    bool split = splits > 1;
 
     Location loc = op.getLoc();
     MLIRContext *ctx = op->getContext();
@@ -862,10 +890,13 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // M as padded: static, or the multiple of 64 at or above the dynamic M.
     OpFoldResult mSize = tensor::getMixedSize(rewriter, loc, a, batch);
     OpFoldResult mPadded = dynamicM && !splitM ? mSize : index(mp);
+    OpFoldResult mTiles;
     if (splitM) {
       AffineExpr s0 = getAffineSymbolExpr(0, ctx);
       mPadded = affine::makeComposedFoldedAffineApply(
           rewriter, loc, (s0.ceilDiv(kTileMN) * kTileMN), {mSize});
+      mTiles = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s0.ceilDiv(kTileMN), {mSize});
     }
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(getElementTypeOrSelf(a)));
@@ -896,26 +927,75 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
           value, low, high, zero);
       return padded.getResult();
     };
-    // With a dynamic M, A goes straight into (b..., M/64, 64, K) tiles by a
-    // gather (a reshaped view would keep the matmul from folding its
-    // subviews, and its vector loads with them).
-    Value ap = splitM ? gatherRowTiles(rewriter, loc, a, batch, kp, zero)
-                      : pad(a, mPadded, kp);
-    Value bp = pad(b, index(kp), np);
+    // The copies' sizes: [S,] the batch sizes, then the given ones.
+    auto copySizes = [&](Value value, ArrayRef<OpFoldResult> tail) {
+      SmallVector<OpFoldResult> sizes;
+      if (split)
+        sizes.push_back(index(splits));
+      for (int64_t d = 0; d < batch; ++d)
+        sizes.push_back(tensor::getMixedSize(rewriter, loc, value, d));
+      llvm::append_range(sizes, tail);
+      return sizes;
+    };
+    Value tileRows = constantIndex(rewriter, loc, kTileMN);
+    Value partK = constantIndex(rewriter, loc, kc);
+    // A K index of part `s` (the copy's index 0 when split).
+    auto kIndex = [&](OpBuilder &nb, Location nloc, Value kk) -> Value {
+      if (!split)
+        return kk;
+      Value s = linalg::IndexOp::create(nb, nloc, 0);
+      return arith::AddIOp::create(
+          nb, nloc, arith::MulIOp::create(nb, nloc, s, partK), kk);
+    };
+    // With a dynamic M, A goes straight into ([S,] b..., M/64, 64, K) tiles
+    // by a gather (a reshaped view would keep the matmul from folding its
+    // subviews, and its vector loads with them); split, A goes into
+    // (S, M, K / S) and B into (S, K / S, N) parts the same way.
+    Value ap, bp;
+    if (splitM || split) {
+      SmallVector<OpFoldResult> tail;
+      if (splitM)
+        tail = {mTiles, index(kTileMN), index(kc)};
+      else
+        tail = {index(mp), index(kc)};
+      ap = gatherOperandTiles(
+          rewriter, loc, a, batch, split, copySizes(a, tail), zero,
+          [&](OpBuilder &nb, Location nloc, ValueRange at) {
+            Value row = at[0];
+            if (splitM)
+              row = arith::AddIOp::create(
+                  nb, nloc, arith::MulIOp::create(nb, nloc, at[0], tileRows),
+                  at[1]);
+            return std::make_pair(row, kIndex(nb, nloc, at.back()));
+          });
+    } else {
+      ap = pad(a, mPadded, kp);
+    }
+    if (split)
+      bp = gatherOperandTiles(
+          rewriter, loc, b, batch, split, copySizes(b, {index(kc), index(np)}),
+          zero, [&](OpBuilder &nb, Location nloc, ValueRange at) {
+            return std::make_pair(kIndex(nb, nloc, at[0]), at[1]);
+          });
+    else
+      bp = pad(b, index(kp), np);
 
     // The product's operands and loops: with a dynamic M, A is (b..., M/64,
-    // 64, K) and the product (b..., M/64, 64, N). Only K padded (M and N as
-    // they were, M not split): the product has the output's shape and
-    // accumulates into the output itself, no copy.
-    int64_t split = splitM ? 1 : 0;
-    bool sameOutput = !splitM && mp == m && np == n;
+    // 64, K) and the product (b..., M/64, 64, N); split, each has the parts
+    // first, (S, ...). Only K padded (M and N as they were, M not split, K
+    // not split): the product has the output's shape and accumulates into
+    // the output itself, no copy.
+    int64_t lead = (split ? 1 : 0) + batch + (splitM ? 1 : 0);
+    bool sameOutput = !split && !splitM && mp == m && np == n;
     Value productInit = c;
     if (!sameOutput) {
       SmallVector<OpFoldResult> productSizes;
+      if (split)
+        productSizes.push_back(index(splits));
       for (int64_t d = 0; d < batch; ++d)
         productSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
       if (splitM)
-        productSizes.push_back(tensor::getMixedSize(rewriter, loc, ap, batch));
+        productSizes.push_back(mTiles);
       productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
       productInit = tensor::EmptyOp::create(rewriter, loc, productSizes, ec);
       Value cZero =
@@ -923,21 +1003,20 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       productInit = linalg::FillOp::create(rewriter, loc, cZero, productInit)
                         .getResult(0);
     }
-    // Loops (b..., [q,] m, n, k); B indexes neither the batch split nor M.
-    unsigned loops = batch + split + 3;
+    // Loops ([s,] b..., [q,] m, n, k); B indexes neither the M tiles (q)
+    // nor M.
+    unsigned loops = lead + 3;
     auto dims = [&](ArrayRef<unsigned> positions) {
       SmallVector<AffineExpr> results;
       for (unsigned p : positions)
         results.push_back(getAffineDimExpr(p, ctx));
       return AffineMap::get(loops, 0, results, ctx);
     };
-    SmallVector<unsigned> lead = llvm::to_vector(llvm::seq<unsigned>(0, batch));
-    unsigned mLoop = batch + split, nLoop = mLoop + 1, kLoop = mLoop + 2;
-    SmallVector<unsigned> aDims = lead, bDims = lead, cDims = lead;
-    if (splitM) {
-      aDims.push_back(batch);
-      cDims.push_back(batch);
-    }
+    SmallVector<unsigned> aDims = llvm::to_vector(llvm::seq<unsigned>(0, lead));
+    SmallVector<unsigned> cDims = aDims;
+    SmallVector<unsigned> bDims =
+        llvm::to_vector(llvm::seq<unsigned>(0, lead - (splitM ? 1 : 0)));
+    unsigned mLoop = lead, nLoop = mLoop + 1, kLoop = mLoop + 2;
     aDims.append({mLoop, kLoop});
     bDims.append({kLoop, nLoop});
     cDims.append({mLoop, nLoop});
@@ -947,10 +1026,10 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // The named ops where they fit (the tensor-core plan's mma.sync
     // conversion takes a batched generic's contraction less well).
     Operation *product;
-    if (!splitM && batch == 0)
+    if (!splitM && lead == 0)
       product = linalg::MatmulOp::create(rewriter, loc, ValueRange{ap, bp},
                                          ValueRange{productInit});
-    else if (!splitM && batch == 1)
+    else if (!splitM && lead == 1)
       product = linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{ap, bp},
                                               ValueRange{productInit});
     else {
@@ -968,11 +1047,11 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       rewriter.replaceOp(op, full);
       return success();
     }
-    // The [M, N] corner, into the original output: read element by element
-    // (a gather, no view of the product: a view of it would keep the matmul
-    // from holding its accumulators in registers across K).
-    // On a zero-filled output the corner is the result: copied into the
-    // fill's destination, the fill dropped.
+    // The [M, N] corner, into the original output, the parts summed: read
+    // element by element (a gather, no view of the product: a view of it
+    // would keep the matmul from holding its accumulators in registers
+    // across K). On a zero-filled output the corner is the result: copied
+    // into the fill's destination, the fill dropped.
     Value dest = c;
     bool accumulate = true;
     if (auto fill = c.getDefiningOp<linalg::FillOp>())
@@ -981,28 +1060,27 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         dest = fill.getOutputs()[0];
         accumulate = false;
       }
-    unsigned rank = batch + 2;
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    Value tileRows = arith::ConstantIndexOp::create(rewriter, loc, kTileMN);
-    auto copy = linalg::GenericOp::create(
-        rewriter, loc, c.getType(), ValueRange{}, ValueRange{dest},
-        ArrayRef<AffineMap>{id}, parallel,
-        [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          SmallVector<Value> indices;
-          for (unsigned d = 0; d < rank; ++d)
-            indices.push_back(linalg::IndexOp::create(nb, nloc, d));
+    linalg::GenericOp copy = buildGather(
+        rewriter, loc, cast<RankedTensorType>(c.getType()), dest,
+        [&](OpBuilder &nb, Location nloc, ValueRange at, Value out) {
+          SmallVector<Value> indices(at);
           if (splitM) {
             Value row = indices[batch];
             indices[batch] = arith::DivUIOp::create(nb, nloc, row, tileRows);
             indices.insert(indices.begin() + batch + 1,
                            arith::RemUIOp::create(nb, nloc, row, tileRows));
           }
-          Value v = tensor::ExtractOp::create(nb, nloc, full, indices);
+          Value sum;
+          for (int64_t s = 0; s < splits; ++s) {
+            SmallVector<Value> part = indices;
+            if (split)
+              part.insert(part.begin(), constantIndex(nb, nloc, s));
+            Value v = tensor::ExtractOp::create(nb, nloc, full, part);
+            sum = sum ? arith::AddFOp::create(nb, nloc, sum, v).getResult() : v;
+          }
           if (accumulate)
-            v = arith::AddFOp::create(nb, nloc, v, args[0]);
-          linalg::YieldOp::create(nb, nloc, v);
+            sum = arith::AddFOp::create(nb, nloc, sum, out);
+          return sum;
         });
     rewriter.replaceOp(op, copy.getResult(0));
     return success();
@@ -1191,7 +1269,7 @@ public:
     populateScalarOutputPatterns(patterns);
     populateSharedInitPatterns(patterns);
     if (padMatmuls)
-      patterns.add<PadMatmulToTiles>(ctx, wgmma);
+      patterns.add<PadMatmulToTiles>(ctx, wgmma, numSMs);
     GreedyRewriteConfig config;
     config.setMaxNumRewrites(10000);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -149,6 +149,16 @@ struct SimtMatmulTiles {
       all.push_back(*k);
     return all;
   }
+  /// Thread tile sizes: m and n the given ones, the innermost batch loop 1
+  /// and the outer ones whole (their block tile is one already): threads
+  /// map at most three loops (the split K's parts, M tiles and batches).
+  SmallVector<int64_t> threadSizes(int64_t m, int64_t n,
+                                   std::optional<int64_t> k) const {
+    SmallVector<int64_t> all = sizes(1, m, n, k);
+    for (unsigned i = 0; i + 1 < batch; ++i)
+      all[i] = 0;
+    return all;
+  }
 };
 
 SimtMatmulTiles getSimtMatmulTiles(ArrayRef<int64_t> allBounds,
@@ -356,7 +366,8 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
                  TileLevel::reduction, nullptr);
   if (t.promote)
     PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1}, /*pad=*/0);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr(t.sizes(1, t.tm, t.tn, 0)),
+  TileOp::create(b, loc, tag,
+                 b.getDenseI64ArrayAttr(t.threadSizes(t.tm, t.tn, 0)),
                  TileLevel::thread, nullptr);
   if (t.fast)
     VectorizeOp::create(b, loc, tag, t.width);
@@ -372,7 +383,7 @@ LogicalResult Planner::planMatmul(OpBuilder &b, Location loc, StringRef tag,
 LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
                                  const SimtMatmulTiles &t) {
   createTiles(b, loc, tag, t.sizes(1, t.bm, t.bn, std::nullopt),
-              t.sizes(1, t.tm, t.tn, std::nullopt));
+              t.threadSizes(t.tm, t.tn, std::nullopt));
   VectorizeOp::create(b, loc, tag, /*width=*/4);
   return success();
 }

@@ -1,0 +1,85 @@
+//===- OpFamilyTest.cpp - What kind of kernel an op is --------------------===//
+
+#include "QiMeng/Planner/OpFamily.h"
+
+#include "QiMeng/InitAll.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::qimeng;
+
+namespace {
+
+class OpFamilyTest : public ::testing::Test {
+protected:
+  OpFamilyTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// getNumBatchLoops of a five-loop contraction generic (l0, l1, m, n, k)
+  /// whose B is indexed by `bMap`'s results and has type `bType`; A is
+  /// (l0, l1, m, k), the output (l0, l1, m, n).
+  int64_t batchLoops(llvm::StringRef bMap, llvm::StringRef bType) {
+    std::string text =
+        "#a = affine_map<(l0, l1, m, n, k) -> (l0, l1, m, k)>\n"
+        "#b = affine_map<(l0, l1, m, n, k) -> (" +
+        bMap.str() +
+        ")>\n"
+        "#c = affine_map<(l0, l1, m, n, k) -> (l0, l1, m, n)>\n"
+        "func.func @f(%a: tensor<4x3x64x128xf32>, %b: " +
+        bType.str() +
+        ", %c: tensor<4x3x64x32xf32>) -> tensor<4x3x64x32xf32> {\n"
+        "  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types "
+        "= [\"parallel\", \"parallel\", \"parallel\", \"parallel\", "
+        "\"reduction\"]} ins(%a, %b : tensor<4x3x64x128xf32>, " +
+        bType.str() +
+        ") outs(%c : tensor<4x3x64x32xf32>) {\n"
+        "  ^bb0(%x: f32, %y: f32, %acc: f32):\n"
+        "    %p = arith.mulf %x, %y : f32\n"
+        "    %s = arith.addf %acc, %p : f32\n"
+        "    linalg.yield %s : f32\n"
+        "  } -> tensor<4x3x64x32xf32>\n"
+        "  return %r : tensor<4x3x64x32xf32>\n"
+        "}\n";
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    if (!module)
+      return -2;
+    linalg::LinalgOp op;
+    module->walk([&](linalg::LinalgOp found) { op = found; });
+    return getNumBatchLoops(op);
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(OpFamilyTest, RightOperandHasEveryBatchLoopOrNone) {
+  EXPECT_EQ(batchLoops("l0, l1, k, n", "tensor<4x3x128x32xf32>"), 2);
+  EXPECT_EQ(batchLoops("k, n", "tensor<128x32xf32>"), 2);
+}
+
+TEST_F(OpFamilyTest, RightOperandMaySkipBatchLoops) {
+  // The parts of a split K (l0) with a dynamic M's tiles (l1) that share B.
+  EXPECT_EQ(batchLoops("l0, k, n", "tensor<4x128x32xf32>"), 2);
+  EXPECT_EQ(batchLoops("l1, k, n", "tensor<3x128x32xf32>"), 2);
+}
+
+TEST_F(OpFamilyTest, RightOperandBatchLoopsInOrderOnly) {
+  // Batch loops out of order, or a loop that is not a batch loop (m) before
+  // k and n: not a batched matmul.
+  EXPECT_EQ(batchLoops("l1, l0, k, n", "tensor<3x4x128x32xf32>"), -1);
+  EXPECT_EQ(batchLoops("m, k, n", "tensor<64x128x32xf32>"), -1);
+}
+
+} // namespace
