@@ -644,6 +644,27 @@ std::string mlir::qimeng::whyNotWgmmaOptions(const WgmmaOptions &o) {
   return "";
 }
 
+/// Moves what defines `value` before `point` when it comes after it in
+/// `point`'s block: allocations and side-effect-free ops, with what their
+/// operands need first (the buffer a consumer writes is allocated where
+/// its tensor.empty was, after the matmul whose epilogue runs it). Fails
+/// on anything else, leaving what it moved so far (allocations and pure
+/// ops, harmless) where it is.
+static LogicalResult hoistDefinitionBefore(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != point->getBlock() ||
+      def->isBeforeInBlock(point))
+    return success();
+  if (def->getNumRegions() != 0 ||
+      !(isPure(def) || isa<memref::AllocOp, memref::AllocaOp>(def)))
+    return failure();
+  for (Value operand : def->getOperands())
+    if (failed(hoistDefinitionBefore(operand, point)))
+      return failure();
+  def->moveBefore(point);
+  return success();
+}
+
 std::string mlir::qimeng::whyNotWgmmaConsumer(linalg::GenericOp consumer,
                                               Value result) {
   if (consumer.getNumLoops() != 2 || consumer.getNumReductionLoops() != 0 ||
@@ -701,6 +722,12 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
     if (std::string bad = whyNotWgmmaConsumer(consumer, mm->c); !bad.empty())
       return op.emitOpError()
              << "cannot run its consumer in the wgmma epilogue: " << bad;
+    // The epilogue, at the matmul, uses the consumer's buffers.
+    for (Value operand : consumer->getOperands())
+      if (failed(hoistDefinitionBefore(operand, op)))
+        return op.emitOpError()
+               << "cannot run its consumer in the wgmma epilogue: an "
+                  "operand of the consumer is computed after the matmul";
   }
   declareDynamicShared(rewriter, op);
   OpBuilder::InsertionGuard guard(rewriter);

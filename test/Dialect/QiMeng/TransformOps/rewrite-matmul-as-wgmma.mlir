@@ -117,3 +117,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The consumer's output allocated after the matmul (where bufferization puts
+// the buffer of a tensor.empty written after it): the allocation moves
+// before the launch, whose epilogue writes it.
+// CHECK-LABEL: func.func @consumer_allocated_after
+// CHECK:       memref.alloc() : memref<256x256xf32>
+// CHECK:       %[[OUT:.+]] = memref.alloc() : memref<256x256xf32>
+// CHECK:       gpu.launch
+// CHECK:         arith.addf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK:         vector.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] {{.*}} : memref<256x256xf32>, vector<8xf32>
+// CHECK:       return %[[OUT]]
+func.func @consumer_allocated_after(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %bias: memref<256xf32>) -> memref<256x256xf32> {
+  %c = memref.alloc() : memref<256x256xf32>
+  %z = arith.constant 0.0 : f32
+  linalg.fill {qimeng.tag = "fill0"} ins(%z : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul {qimeng.tag = "mm"} ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+  %out = memref.alloc() : memref<256x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<256x256xf32>, memref<256xf32>) outs(%out : memref<256x256xf32>) attrs = {qimeng.tag = "ep"} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %out : memref<256x256xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match attributes {qimeng.tag = "fill0"} in %root : (!transform.any_op) -> !transform.any_op
+    %e = transform.structured.match attributes {qimeng.tag = "ep"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f consumer %e {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 4, group_rows = 8} : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
