@@ -808,7 +808,9 @@ static int64_t getKSplits(int64_t blocks, int64_t kp, int64_t numSMs) {
 /// that B does not index, so every block still takes a whole tile; a
 /// dynamic N or K is left alone. The fast plans (shared-memory tiles,
 /// vectors, the cp.async pipeline, tensor cores) then run on every size,
-/// for a copy of A and B and one of the output. A matmul the wgmma plan
+/// for a copy of A and B and one of the output. With few blocks (numSMs),
+/// K is also split into parts computed as batches of the product and
+/// summed by the copy of the output (split-K). A matmul the wgmma plan
 /// takes once its N and K are multiples of 8 (TMA's 16-byte rows) gets only
 /// that padding: TMA's zero fill covers partial tiles, and M stays as it is,
 /// dynamic or not.
@@ -865,14 +867,20 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         wgmmaPlan ? llvm::alignTo(k, kWgmmaAlign) : getPaddedSize(k, kTileK, 4);
     if (!splitM && mp == m && np == n && kp == k)
       return rewriter.notifyMatchFailure(op, "whole tiles already");
-    // Split-K, while A and B are copied anyway: a plain matmul on the SIMT
-    // plan (f32 accumulation of f32 or bf16; f16 and f64 take the tensor
-    // cores) whose blocks leave most SMs idle, a dynamic M counting as one
-    // tile. K becomes S parts of `kc`. (Long, thin products on whole tiles
-    // are split by qimeng-split-reductions, B's parts a reshape.)
+    // Split-K, while A and B are copied anyway: a matmul of f32 or bf16
+    // into f32 (the SIMT plan) or of f64 (the FP64 tensor cores' or the
+    // SIMT plan; f16 takes the tensor cores, 16-bit types wgmma on sm_90)
+    // whose blocks leave most SMs idle: static batches times output tiles,
+    // a dynamic M counting as one tile (a dynamic batch, as many, is not
+    // split). K becomes S parts of `kc`. (Long, thin products on whole
+    // tiles are split by qimeng-split-reductions, B's parts a reshape.)
     int64_t splits = 1;
-    if (batch == 0 && !wgmmaPlan && ec.isF32() && (ea.isF32() || ea.isBF16()))
-      splits = getKSplits((splitM ? 1 : llvm::divideCeil(mp, kTileMN)) *
+    bool splitTypes = (ec.isF32() && (ea.isF32() || ea.isBF16())) || f64Plan;
+    ArrayRef<int64_t> batchBounds = ArrayRef<int64_t>(bounds).take_front(batch);
+    if (!wgmmaPlan && splitTypes &&
+        llvm::none_of(batchBounds, ShapedType::isDynamic))
+      splits = getKSplits(computeProduct(batchBounds) *
+                              (splitM ? 1 : llvm::divideCeil(mp, kTileMN)) *
                               llvm::divideCeil(np, kTileMN),
                           kp, numSMs);
     int64_t kc = kp;

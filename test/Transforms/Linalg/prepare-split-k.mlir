@@ -83,26 +83,44 @@ func.func @split_k_accumulate(%a: tensor<64x300xf32>, %b: tensor<300x128xf32>, %
 // -----
 
 // No split where the output's tiles fill half the SMs or more (16 x 16
-// blocks), where K is shorter than two parts of 128, for batched matmuls
-// (the batches are blocks too) and for f16 (the tensor cores take it).
+// blocks), where K is shorter than two parts of 128, over a dynamic batch
+// (as many batches, as many blocks) and for f16 (the tensor cores take it).
 // CHECK-LABEL: func.func @no_split
 // CHECK-NOT:   linalg.batch_matmul
 // CHECK:       linalg.matmul {{.*}} -> tensor<1024x1024xf32>
 // CHECK:       linalg.matmul {{.*}} -> tensor<32x256xf32>
-// CHECK:       linalg.batch_matmul {{.*}} -> tensor<2x64x128xf32>
+// CHECK:       linalg.batch_matmul {{.*}} -> tensor<?x64x128xf32>
 // CHECK-NOT:   linalg.batch_matmul
 // CHECK:       linalg.matmul {{.*}} -> tensor<64x128xf32>
 // CHECK:       return
 func.func @no_split(%a: tensor<1024x509xf32>, %b: tensor<509x1024xf32>, %c: tensor<1024x1024xf32>,
                     %a2: tensor<32x200xf32>, %b2: tensor<200x256xf32>, %c2: tensor<32x256xf32>,
-                    %a3: tensor<2x64x509xf32>, %b3: tensor<2x509x128xf32>, %c3: tensor<2x64x128xf32>,
+                    %a3: tensor<?x64x509xf32>, %b3: tensor<?x509x128xf32>, %c3: tensor<?x64x128xf32>,
                     %a4: tensor<64x509xf16>, %b4: tensor<509x128xf16>, %c4: tensor<64x128xf32>)
-    -> (tensor<1024x1024xf32>, tensor<32x256xf32>, tensor<2x64x128xf32>, tensor<64x128xf32>) {
+    -> (tensor<1024x1024xf32>, tensor<32x256xf32>, tensor<?x64x128xf32>, tensor<64x128xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<1024x509xf32>, tensor<509x1024xf32>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   %1 = linalg.matmul ins(%a2, %b2 : tensor<32x200xf32>, tensor<200x256xf32>) outs(%c2 : tensor<32x256xf32>) -> tensor<32x256xf32>
-  %2 = linalg.batch_matmul ins(%a3, %b3 : tensor<2x64x509xf32>, tensor<2x509x128xf32>) outs(%c3 : tensor<2x64x128xf32>) -> tensor<2x64x128xf32>
+  %2 = linalg.batch_matmul ins(%a3, %b3 : tensor<?x64x509xf32>, tensor<?x509x128xf32>) outs(%c3 : tensor<?x64x128xf32>) -> tensor<?x64x128xf32>
   %3 = linalg.matmul ins(%a4, %b4 : tensor<64x509xf16>, tensor<509x128xf16>) outs(%c4 : tensor<64x128xf32>) -> tensor<64x128xf32>
-  return %0, %1, %2, %3 : tensor<1024x1024xf32>, tensor<32x256xf32>, tensor<2x64x128xf32>, tensor<64x128xf32>
+  return %0, %1, %2, %3 : tensor<1024x1024xf32>, tensor<32x256xf32>, tensor<?x64x128xf32>, tensor<64x128xf32>
+}
+
+// -----
+
+// A static batch counts its batches as blocks: 2 x 64 x 128 outputs are 4
+// blocks, so K = 509 goes into 4 parts, the parts before the batch, (4, 2,
+// 64, 128) for A. f64 splits too (into a batched matmul the FP64 tensor
+// cores take).
+// CHECK-LABEL: func.func @split_k_batched_f64
+// CHECK:       %[[P:.+]] = linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x2x64x128xf32>, tensor<4x2x128x128xf32>) outs(%{{.+}} : tensor<4x2x64x128xf32>)
+// CHECK:       tensor.extract %[[P]][%c3, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<4x2x64x128xf32>
+// CHECK:       linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<4x32x128xf64>, tensor<4x128x256xf64>) outs(%{{.+}} : tensor<4x32x256xf64>)
+func.func @split_k_batched_f64(%a: tensor<2x64x509xf32>, %b: tensor<2x509x128xf32>, %c: tensor<2x64x128xf32>,
+                               %a2: tensor<32x509xf64>, %b2: tensor<509x256xf64>, %c2: tensor<32x256xf64>)
+    -> (tensor<2x64x128xf32>, tensor<32x256xf64>) {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<2x64x509xf32>, tensor<2x509x128xf32>) outs(%c : tensor<2x64x128xf32>) -> tensor<2x64x128xf32>
+  %1 = linalg.matmul ins(%a2, %b2 : tensor<32x509xf64>, tensor<509x256xf64>) outs(%c2 : tensor<32x256xf64>) -> tensor<32x256xf64>
+  return %0, %1 : tensor<2x64x128xf32>, tensor<32x256xf64>
 }
 
 // -----

@@ -26,9 +26,10 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     K of at least 32 whose sizes the matmul plans' tiles do not divide (777 x 555 x 1000, a dynamic
     number of rows) is computed on zero-padded operands and its corner
     copied into the output, so it keeps the fast plans; a dynamic M is split
-    into 64-row tiles along a batch loop. With `num-sms`, a padded plain f32
-    or bf16 matmul whose output tiles would leave more than half of the SMs
-    idle (a dynamic M counting as one tile) also splits its K into parts,
+    into 64-row tiles along a batch loop. With `num-sms`, a padded f32, bf16
+    or f64 matmul whose blocks (static batches times output tiles, a dynamic
+    M counting as one tile) would leave more than half of the SMs idle
+    also splits its K into parts,
     each computed on blocks of its own, which the copy of the output sums
     (split-K). The verifier's references leave it out (`pad-matmuls=false`).
   }];
@@ -46,9 +47,8 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
            "those it takes once N and K are multiples of 8 get only that "
            "padding, M left as it is">,
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"0",
-           "The target's streaming multiprocessors: a plain f32 or bf16 "
-           "matmul that is padded and whose product leaves more than half of "
-           "them idle "
+           "The target's streaming multiprocessors: a padded f32, bf16 or "
+           "f64 matmul whose product leaves more than half of them idle "
            "splits its K into parts on blocks of their own, summed by the "
            "copy of the output (0: never split)">
   ];
