@@ -1,7 +1,8 @@
 // A batched matmul with a dynamic number of rows M (attention scores over
 // a variable sequence, say): M is padded and split into 64-row tiles that
-// share B's batch, and the SIMT plan takes the batch and the M tiles as
-// batch loops (docs/planner.md). The result is returned.
+// share B's batch, K = 300 into 2 parts (3 batches of 4 column tiles leave
+// most SMs idle), and the SIMT plan takes the parts, the batch and the M
+// tiles as batch loops (docs/planner.md). The result is returned.
 func.func @batched_dynamic_m(%a: tensor<3x?x300xf32>, %b: tensor<3x300x200xf32>) -> tensor<3x?x200xf32> {
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32

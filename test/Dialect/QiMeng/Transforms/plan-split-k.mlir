@@ -33,13 +33,16 @@ func.func @split_k_dynamic_m(%a: tensor<?x509xf32>, %b: tensor<509x256xf32>) -> 
 // -----
 
 // A batched matmul with a dynamic M: its M tiles share B's batch, which B
-// indexes without them. It is a batched matmul of the SIMT plan (batch
-// loops: the batch and the M tiles), not a memory-bound op.
+// indexes without them. Two batches of 4 column tiles (a dynamic M counts
+// as one row of tiles) are 8 blocks: K = 300 goes into 2 parts of 160. The
+// product is a batched matmul of the SIMT plan over three batch loops (the
+// parts, the batch, the M tiles), not a memory-bound op; threads tile the
+// innermost of them.
 // CHECK-LABEL: qimeng.plan @batched_dynamic_m
-// CHECK:         qimeng.tile "contraction0" [1, 1, 64, 64, 0] to block
-// CHECK-NEXT:    qimeng.tile "contraction0" [0, 0, 0, 0, 16] to reduction
+// CHECK:         qimeng.tile "contraction0" [1, 1, 1, 64, 64, 0] to block
+// CHECK-NEXT:    qimeng.tile "contraction0" [0, 0, 0, 0, 0, 16] to reduction
 // CHECK-NEXT:    qimeng.promote "contraction0" operands [0, 1]
-// CHECK-NEXT:    qimeng.tile "contraction0" [0, 1, 4, 4, 0] to thread
+// CHECK-NEXT:    qimeng.tile "contraction0" [0, 0, 1, 4, 4, 0] to thread
 // KERNELS-LABEL: func.func @batched_dynamic_m
 // KERNELS-COUNT-4: gpu.launch
 // KERNELS-NOT:     gpu.launch
