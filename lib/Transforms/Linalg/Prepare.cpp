@@ -779,14 +779,14 @@ static Value gatherOperandTiles(
   return gather.getResult(0);
 }
 
-/// How many parts a plain matmul's padded K (`kp`) is split into, each on
-/// blocks of its own, their partial products summed by the copy of the
-/// output: as many as fill the SMs that the product's `blocks` leave idle,
-/// when they leave more than half of them idle, each part at least
-/// kMinSplitK long, at most kMaxSplitK parts (a power of two); 1 for no
-/// split. The partial products cost 4·S/K bytes per flop of the product
-/// more (S = parts), a sixth of the product's time at most on a large
-/// dynamic M (K per part ≥ 128).
+/// How many parts a matmul's padded K (`kp`) is split into, each on blocks
+/// of its own, their partial products summed by the copy of the output: as
+/// many as fill the SMs that the product's `blocks` leave idle, when they
+/// leave more than half of them idle, each part at least kMinSplitK long,
+/// at most kMaxSplitK parts (a power of two); 1 for no split. The partial
+/// products cost 4·S/K bytes (f64: 8·S/K) per flop of the product more
+/// (S = parts): about a sixth of the product's time at most for f32 on a
+/// large dynamic M (K per part ≥ 128).
 static int64_t getKSplits(int64_t blocks, int64_t kp, int64_t numSMs) {
   constexpr int64_t kMinSplitK = 128, kMaxSplitK = 8;
   if (numSMs <= 0 || 2 * blocks > numSMs || kp < 2 * kMinSplitK)
