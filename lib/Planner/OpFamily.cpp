@@ -81,6 +81,14 @@ int64_t mlir::qimeng::getNumBatchLoops(linalg::LinalgOp op) {
   return batch;
 }
 
+int64_t mlir::qimeng::choosePartCount(int64_t wanted, int64_t extent,
+                                      int64_t minPart) {
+  int64_t parts = llvm::PowerOf2Ceil(std::max<int64_t>(1, wanted));
+  while (parts > 1 && (extent % parts != 0 || extent / parts < minPart))
+    parts /= 2;
+  return parts;
+}
+
 bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
   return op.getIndexingMapsArray() ==
          linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());

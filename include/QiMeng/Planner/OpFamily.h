@@ -34,6 +34,11 @@ int64_t getNumBatchLoops(linalg::LinalgOp op);
 /// does not pad it.
 constexpr int64_t kMinTiledMatmulK = 32;
 
+/// How many parts a split reduction (or a split K) takes: the power of two
+/// nearest above `wanted` (at least 1) that divides `extent` into parts of
+/// at least `minPart`, halved until it does; 1 when none does.
+int64_t choosePartCount(int64_t wanted, int64_t extent, int64_t minPart);
+
 /// Whether `op`'s indexing maps are a plain row-major matmul's: (m, k),
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);

@@ -780,22 +780,18 @@ static Value gatherOperandTiles(
 }
 
 /// How many parts a matmul's padded K (`kp`) is split into, each on blocks
-/// of its own, their partial products summed by the copy of the output: as
-/// many as fill the SMs that the product's `blocks` leave idle, when they
-/// leave more than half of them idle, each part at least kMinSplitK long,
-/// at most kMaxSplitK parts (a power of two); 1 for no split. The partial
-/// products cost 4·S/K bytes (f64: 8·S/K) per flop of the product more
-/// (S = parts): about a sixth of the product's time at most for f32 on a
-/// large dynamic M (K per part ≥ 128).
+/// of its own, their partial products summed by the copy of the output: 1
+/// unless the product's `blocks` leave more than half of the SMs idle, else
+/// as many as fill them (choosePartCount, the rule of split reductions),
+/// each part at least kMinSplitK long, at most kMaxSplitK parts. The
+/// partial products cost 4·S/K bytes (f64: 8·S/K) per flop of the product
+/// more (S = parts): about a sixth of the product's time at most for f32 on
+/// a large dynamic M (K per part ≥ 128).
 static int64_t getKSplits(int64_t blocks, int64_t kp, int64_t numSMs) {
   constexpr int64_t kMinSplitK = 128, kMaxSplitK = 8;
-  if (numSMs <= 0 || 2 * blocks > numSMs || kp < 2 * kMinSplitK)
+  if (numSMs <= 0 || 2 * blocks > numSMs)
     return 1;
-  uint64_t idle = static_cast<uint64_t>(numSMs / blocks);
-  return std::min<int64_t>({static_cast<int64_t>(llvm::bit_floor(idle)),
-                            static_cast<int64_t>(llvm::bit_floor(
-                                static_cast<uint64_t>(kp / kMinSplitK))),
-                            kMaxSplitK});
+  return std::min(choosePartCount(numSMs / blocks, kp, kMinSplitK), kMaxSplitK);
 }
 
 /// Pads a (batched) row-major matmul with f32 (or f64) accumulation whose M, N
@@ -895,17 +891,14 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto index = [&](int64_t v) -> OpFoldResult {
       return rewriter.getIndexAttr(v);
     };
-    // M as padded: static, or the multiple of 64 at or above the dynamic M.
+    // M as padded (not split: static, or a dynamic M the wgmma plan keeps),
+    // or the number of 64-row tiles of a split dynamic M.
     OpFoldResult mSize = tensor::getMixedSize(rewriter, loc, a, batch);
-    OpFoldResult mPadded = dynamicM && !splitM ? mSize : index(mp);
+    OpFoldResult mPadded = dynamicM ? mSize : index(mp);
     OpFoldResult mTiles;
-    if (splitM) {
-      AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-      mPadded = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, (s0.ceilDiv(kTileMN) * kTileMN), {mSize});
+    if (splitM)
       mTiles = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, s0.ceilDiv(kTileMN), {mSize});
-    }
+          rewriter, loc, getAffineSymbolExpr(0, ctx).ceilDiv(kTileMN), {mSize});
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(getElementTypeOrSelf(a)));
     // Pads `value` (batch..., rows, cols) at the end of its last two dims.

@@ -649,7 +649,8 @@ std::string mlir::qimeng::whyNotWgmmaOptions(const WgmmaOptions &o) {
 /// operands need first (the buffer a consumer writes is allocated where
 /// its tensor.empty was, after the matmul whose epilogue runs it). Fails
 /// on anything else, leaving what it moved so far (allocations and pure
-/// ops, harmless) where it is.
+/// ops, harmless) where it is. Upstream's moveValueDefinitions refuses any
+/// op with memory effects, allocations included.
 static LogicalResult hoistDefinitionBefore(Value value, Operation *point) {
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != point->getBlock() ||

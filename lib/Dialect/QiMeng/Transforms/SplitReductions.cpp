@@ -208,16 +208,6 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
   return partial;
 }
 
-/// The power of two nearest above `wanted` (at least 1) that divides
-/// `extent` into parts of at least `minPart`, halved until it does; 1 when
-/// none does.
-int64_t choosePartCount(int64_t wanted, int64_t extent, int64_t minPart) {
-  int64_t parts = llvm::PowerOf2Ceil(std::max<int64_t>(1, wanted));
-  while (parts > 1 && (extent % parts != 0 || extent / parts < minPart))
-    parts /= 2;
-  return parts;
-}
-
 /// How many parts the reduction of `op` should be split into, or 1 when its
 /// outputs times threads per output reach half of kTargetThreadsPerSM
 /// threads per SM: enough parts to reach all of it, each part long enough to be
