@@ -374,6 +374,14 @@ struct Invocation {
   SmallVector<void *> packed;
 };
 
+/// `type` as the IR prints it.
+std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
 /// The shapes of the arguments of `types`: static sizes, the caller's
 /// buffers', the given dynamic sizes, and the sizes the function's IR ties
 /// to those (`equalities`: an output argument's batch is its input's).
@@ -395,31 +403,53 @@ getArgShapes(ArrayRef<MemRefType> types, const RunOptions &options,
               ShapedType::getNumElements(dims) *
                   getElementBytes(given->second.element);
       if (!fits || given->second.element != type.getElementType()) {
-        std::string text, name;
-        llvm::raw_string_ostream dimsOs(text), nameOs(name);
+        std::string text;
+        llvm::raw_string_ostream dimsOs(text);
         for (int64_t d : dims)
           dimsOs << d << "x";
         given->second.element.print(dimsOs);
-        type.print(nameOs);
         return llvm::createStringError(llvm::formatv(
             "the data given for argument {0} is {1}, the argument is {2}",
-            index, text, name));
+            index, text, printType(type)));
       }
       shape.assign(dims.begin(), dims.end());
       continue;
     }
     auto sizes = options.dynamicSizes.find(index);
+    if (sizes == options.dynamicSizes.end()) {
+      for (int64_t d : type.getShape())
+        shape.push_back(ShapedType::isDynamic(d) ? std::nullopt
+                                                 : std::optional<int64_t>(d));
+      continue;
+    }
+    // The dynamic sizes in order, or the whole shape.
+    ArrayRef<int64_t> sized = sizes->second;
+    int64_t dynamicDims = type.getNumDynamicDims();
+    int64_t rank = type.getRank();
+    bool whole =
+        static_cast<int64_t>(sized.size()) == rank && dynamicDims != rank;
+    if (!whole && static_cast<int64_t>(sized.size()) != dynamicDims)
+      return llvm::createStringError(llvm::formatv(
+          "--shape {0} gives {1} size(s); argument {0} ({2}) has {3} dynamic "
+          "dimension(s): give those, or all {4} sizes",
+          index, sized.size(), printType(type), dynamicDims, rank));
     unsigned next = 0;
-    for (int64_t d : type.getShape()) {
-      if (!ShapedType::isDynamic(d))
-        shape.push_back(d);
-      else if (sizes != options.dynamicSizes.end() &&
-               next < sizes->second.size())
-        shape.push_back(sizes->second[next++]);
+    for (auto [d, size] : llvm::enumerate(type.getShape())) {
+      if (whole && !ShapedType::isDynamic(size) && sized[d] != size)
+        return llvm::createStringError(llvm::formatv(
+            "--shape {0} gives {1} for dimension {2} of argument {0} ({3})",
+            index, sized[d], d, printType(type)));
+      if (whole)
+        shape.push_back(sized[d]);
       else
-        shape.push_back(std::nullopt);
+        shape.push_back(ShapedType::isDynamic(size) ? sized[next++] : size);
     }
   }
+  for (const auto &[index, sizes] : options.dynamicSizes)
+    if (index >= types.size())
+      return llvm::createStringError(
+          llvm::formatv("--shape {0}: the function has {1} argument(s)", index,
+                        types.size()));
   inferSizes(equalities, known);
   SmallVector<SmallVector<int64_t>> shapes;
   for (auto [index, shape] : llvm::enumerate(known)) {
