@@ -34,6 +34,10 @@ namespace {
 /// convolutions of 16 and 24 filters over 3 channels ran 0.63-0.86x as fast
 /// as their window plans this way, those of 32 filters and more 1.4-3.5x.
 constexpr int64_t kMinFilters = 32;
+/// How many images the column bound must allow for when their number is
+/// dynamic (all are gathered at once; the last-group scheme needs a static
+/// count).
+constexpr int64_t kDynamicImages = 256;
 /// M and N tiles and the K step of the matmul plans (PadMatmulToTiles).
 constexpr int64_t kTileMN = 64;
 constexpr int64_t kTileK = 32;
@@ -81,10 +85,17 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto inputType = cast<RankedTensorType>(input.getType());
     auto filterType = cast<RankedTensorType>(filter.getType());
     auto outType = cast<RankedTensorType>(init.getType());
+    // Static sizes, but for a dynamic number of images (a frontend's batch).
     for (RankedTensorType type : {inputType, filterType, outType})
-      if (!type.hasStaticShape() || !type.getElementType().isF32() ||
+      if (!type.getElementType().isF32() ||
           llvm::is_contained(type.getShape(), 0))
-        return rewriter.notifyMatchFailure(op, "not f32 of static sizes");
+        return rewriter.notifyMatchFailure(op, "not f32 of nonzero sizes");
+    if (!filterType.hasStaticShape() ||
+        !llvm::all_of(inputType.getShape().drop_front(),
+                      ShapedType::isStatic) ||
+        !llvm::all_of(outType.getShape().drop_front(), ShapedType::isStatic))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic sizes other than the number of images");
     int64_t rank = outType.getRank();
     unsigned spatial = rank - 2;
     // Where the channels and the spatial dimensions of the input and the
@@ -114,14 +125,22 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // Columns over the bound are gathered for a group of images at a time,
     // into one buffer (each group's gather overwrites the last group's
     // columns after its product has read them).
+    // A dynamic number of images is gathered at once, which the bound must
+    // allow for kDynamicImages of them.
     constexpr int64_t kBytes = 4;
-    if (kp > maxColumnBytes / kBytes / pp)
+    bool dynamicImages = ShapedType::isDynamic(images);
+    int64_t boundImages = dynamicImages ? kDynamicImages : 1;
+    if (kp > maxColumnBytes / kBytes / pp / boundImages)
       return rewriter.notifyMatchFailure(
-          op, "one image's columns would be too large");
+          op, dynamicImages ? "the columns of a dynamic number of images "
+                              "could be too large"
+                            : "one image's columns would be too large");
     int64_t groupImages =
-        std::min(images, maxColumnBytes / kBytes / pp / kp);
-    int64_t groups = llvm::divideCeil(images, groupImages);
-    groupImages = llvm::divideCeil(images, groups);
+        dynamicImages ? images
+                      : std::min(images, maxColumnBytes / kBytes / pp / kp);
+    int64_t groups = dynamicImages ? 1 : llvm::divideCeil(images, groupImages);
+    if (!dynamicImages)
+      groupImages = llvm::divideCeil(images, groups);
 
     // A constant-padded input is read through its source, the padding
     // selected where a window reaches past it.
@@ -139,7 +158,9 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       if (lows && highs && value &&
           (constantValue || value.getParentRegion() != &pad.getRegion()) &&
           (*lows)[0] == 0 && (*highs)[0] == 0 && (*lows)[channelDim] == 0 &&
-          (*highs)[channelDim] == 0 && pad.getSourceType().hasStaticShape()) {
+          (*highs)[channelDim] == 0 &&
+          llvm::all_of(pad.getSourceType().getShape().drop_front(),
+                       ShapedType::isStatic)) {
         source = pad.getSource();
         low.assign(lows->begin() + firstSpatial,
                    lows->begin() + firstSpatial + spatial);
@@ -154,6 +175,11 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
+    // The size of the gathered tensors' image dimension where it is dynamic:
+    // the input's (the one the output's is equal to).
+    SmallVector<Value> imageSizes;
+    if (dynamicImages)
+      imageSizes.push_back(tensor::DimOp::create(rewriter, loc, source, 0));
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
     // k runs over (c, w...) channels first, over (w..., c) channels last:
@@ -185,7 +211,8 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             Value into = Value()) -> Value {
       auto type = RankedTensorType::get({groupImages, rows, columns}, f32);
       if (!into)
-        into = tensor::EmptyOp::create(rewriter, loc, type.getShape(), f32);
+        into = tensor::EmptyOp::create(rewriter, loc, type.getShape(), f32,
+                                       imageSizes);
       return buildGather(
                  rewriter, loc, type, into,
                  [&](OpBuilder &b, Location l, ValueRange at, Value) -> Value {
@@ -310,7 +337,7 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             rewriter, loc,
             last ? ArrayRef<int64_t>{groupImages, pp, fp}
                  : ArrayRef<int64_t>{groupImages, fp, pp},
-            f32);
+            f32, imageSizes);
         productInit =
             linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
       }

@@ -154,3 +154,45 @@ func.func @ndhwc(%x: tensor<1x6x7x8x4xf32>, %w: tensor<2x2x2x4x32xf32>, %out: te
   %r = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x, %w : tensor<1x6x7x8x4xf32>, tensor<2x2x2x4x32xf32>) outs(%out : tensor<1x5x6x7x32xf32>) -> tensor<1x5x6x7x32xf32>
   return %r : tensor<1x5x6x7x32xf32>
 }
+
+// A dynamic number of images (a frontend's batch): every image's columns at
+// once, the gathered tensors and the product sized by the input's first
+// dimension; the result built from tensor.empty and returned.
+// RUN: qimeng-run --cpu --verify --trials=2 --entry=dynamic_padded --shape=0=3x16x20x24 --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: qimeng-run --cpu --verify --trials=2 --entry=dynamic_nhwc_whole --shape=0=2x10x10x8 --shape=2=2x8x8x64 --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST
+// CHECK-LABEL: func.func @dynamic_padded
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-NEXT:    tensor.empty(%[[N]]) : tensor<?x32x20x24xf32>
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x160x512xf32>
+// CHECK:         %[[COLS:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x160x512xf32>)
+// CHECK:         %[[WEIGHTS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x32x160xf32>)
+// CHECK:         %[[PRODUCT:.*]] = linalg.batch_matmul ins(%[[WEIGHTS]], %[[COLS]] : tensor<?x32x160xf32>, tensor<?x160x512xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<?x32x20x24xf32>)
+// CHECK:           tensor.extract %[[PRODUCT]]
+// CHECK-NOT:     linalg.conv
+// The bound must allow for 256 images of columns: 50000 bytes do not.
+// GROUPS-LABEL: func.func @dynamic_padded
+// GROUPS:         linalg.conv_2d_nchw_fchw
+func.func @dynamic_padded(%x: tensor<?x16x20x24xf32>, %w: tensor<32x16x3x3xf32>, %bias: tensor<32xf32>) -> tensor<?x32x20x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x16x20x24xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x16x20x24xf32> to tensor<?x16x22x26xf32>
+  %e = tensor.empty(%n) : tensor<?x32x20x24xf32>
+  %b = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%e : tensor<?x32x20x24xf32>) dimensions = [0, 2, 3]
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w : tensor<?x16x22x26xf32>, tensor<32x16x3x3xf32>) outs(%b : tensor<?x32x20x24xf32>) -> tensor<?x32x20x24xf32>
+  return %r : tensor<?x32x20x24xf32>
+}
+
+// CHECK-LABEL: func.func @dynamic_nhwc_whole
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<?x8x8x64xf32> into tensor<?x64x64xf32>
+// CHECK:         linalg.batch_matmul {{.*}} -> tensor<?x64x64xf32>
+func.func @dynamic_nhwc_whole(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x64xf32>, %out: tensor<?x8x8x64xf32>) -> tensor<?x8x8x64xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<?x10x10x8xf32>, tensor<3x3x8x64xf32>) outs(%out : tensor<?x8x8x64xf32>) -> tensor<?x8x8x64xf32>
+  return %r : tensor<?x8x8x64xf32>
+}
