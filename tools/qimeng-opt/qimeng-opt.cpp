@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -72,6 +73,11 @@ public:
         return;
       }
       tempPath = created.str().str();
+      // Killed by a signal (a closed pipe on stderr, an interrupt), the
+      // temporary goes too.
+      llvm::sys::SetOneShotPipeSignalFunction(
+          llvm::sys::DefaultOneShotPipeSignalHandler);
+      llvm::sys::RemoveFileOnSignal(tempPath);
       *value = (inPlace ? "-o=" : "") + ("/dev/fd/" + std::to_string(fd));
     }
   }
@@ -85,6 +91,7 @@ public:
       return rc;
     auto cleanUp = [&] {
       llvm::sys::fs::remove(tempPath);
+      llvm::sys::DontRemoveFileOnSignal(tempPath);
       ::close(fd);
     };
     if (rc != 0) {
@@ -100,6 +107,7 @@ public:
       ::close(fd);
       return 1;
     }
+    llvm::sys::DontRemoveFileOnSignal(tempPath);
     if (std::error_code ec = llvm::sys::fs::rename(tempPath, finalPath)) {
       llvm::errs() << "error: cannot write '" << finalPath
                    << "': " << ec.message() << "\n";
