@@ -151,9 +151,6 @@ static int64_t largestPow2Divisor(int64_t size, int64_t cap) {
 }
 
 LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
-  if (op.getPad() != 0)
-    return op.emitOpError() << "padding shared-memory buffers is not "
-                               "supported by the built-in micro-coder yet";
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(
       lookupTaggedOp(kernel, op.getTarget()));
   if (!linalgOp)
@@ -162,6 +159,19 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   TargetState &state = targets[op.getTarget()];
   int64_t threads =
       state.blockDims[0] * state.blockDims[1] * state.blockDims[2];
+  // Padded rows stay 16-byte aligned (for the 128-bit copies into them).
+  for (int64_t index : op.getOperands()) {
+    if (op.getPad() == 0 || index < 0 || index >= linalgOp->getNumOperands())
+      continue;
+    Type element = getElementTypeOrSelf(linalgOp->getOperand(index).getType());
+    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    if (bits % 8 != 0 || bits == 0 || (op.getPad() * bits / 8) % 16 != 0)
+      return op.emitOpError()
+             << "pads the rows of operand " << index << " (" << element
+             << ") by " << op.getPad()
+             << " elements, which is not a multiple of 16 bytes: padded rows "
+                "must stay aligned for 128-bit copies";
+  }
 
   std::string target = match(op.getTarget());
   std::string promotedOp = fresh("promoted");
@@ -171,6 +181,10 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
       "#gpu.address_space<workgroup>} : (!transform.any_op) -> "
       "!transform.any_op\n",
       promotedOp, target, list(op.getOperands()));
+  if (op.getPad() != 0)
+    os << llvm::formatv("    transform.qimeng.pad_shared_tiles {0} {{pad = {1} "
+                        ": i64} : !transform.any_op\n",
+                        promotedOp, op.getPad());
   promoted = true;
   state.promoted = true;
 

@@ -20,6 +20,8 @@ struct TargetPlan {
   /// Threads sharing each warp tile.
   int64_t lanes = 32;
   SmallVector<int64_t> promoted;
+  /// Elements added to each row of the promoted tiles.
+  int64_t sharedPad = 0;
   int64_t stages = 1, unroll = 1;
   /// An mma action asks for wgmma (one TMA + wgmma kernel: its own threads,
   /// dynamic shared memory and registers).
@@ -66,6 +68,7 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
     } else if (auto promote = dyn_cast<PromoteOp>(action)) {
       llvm::append_range(state(promote.getTarget()).promoted,
                          promote.getOperands());
+      state(promote.getTarget()).sharedPad = promote.getPad();
     } else if (auto pipeline = dyn_cast<PipelineOp>(action)) {
       state(pipeline.getTarget()).stages = pipeline.getStages();
     } else if (auto unroll = dyn_cast<UnrollOp>(action)) {
@@ -174,7 +177,7 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
           threads, profile.maxThreadsPerBlock));
 
     // Shared memory: each promoted operand's tile (the box the built-in
-    // micro-coder copies), once per pipeline stage.
+    // micro-coder copies, its rows padded), once per pipeline stage.
     for (int64_t index : t.promoted) {
       if (index < 0 || index >= op->getNumOperands())
         continue;
@@ -183,9 +186,9 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
       if (failed(shape))
         continue; // the micro-coder rejects such a promotion itself
       int64_t elements = 1;
-      for (int64_t size : *shape)
+      for (auto [d, size] : llvm::enumerate(*shape))
         if (!ShapedType::isDynamic(size))
-          elements *= size;
+          elements *= size + (d + 1 == shape->size() ? t.sharedPad : 0);
       r.sharedBytes +=
           elements *
           getElementBytes(getElementTypeOrSelf(op->getOperand(index))) *

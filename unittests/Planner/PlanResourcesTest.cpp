@@ -68,6 +68,20 @@ TEST_F(PlanResourcesTest, TheBuiltinStyleMatmulPlanFits) {
   EXPECT_EQ(resources[0].registersPerThread, 24 + 16 + 8);
 }
 
+TEST_F(PlanResourcesTest, PaddedRowsCountInSharedMemory) {
+  std::vector<TargetResources> resources;
+  EXPECT_TRUE(check(R"(qimeng.tile "mm" [64, 64, 0] to block
+                       qimeng.tile "mm" [0, 0, 16] to reduction
+                       qimeng.promote "mm" operands [0, 1] pad 4
+                       qimeng.tile "mm" [4, 4, 0] to thread
+                       qimeng.pipeline "mm" stages 2)",
+                    &resources)
+                  .empty());
+  ASSERT_EQ(resources.size(), 1u);
+  // (64x(16+4) + 16x(64+4)) floats, twice.
+  EXPECT_EQ(resources[0].sharedBytes, 2 * (64 * 20 + 16 * 68) * 4);
+}
+
 TEST_F(PlanResourcesTest, EachLimitIsReported) {
   std::vector<std::string> problems =
       check(R"(qimeng.tile "mm" [512, 64, 0] to block

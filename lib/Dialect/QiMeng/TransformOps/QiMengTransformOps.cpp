@@ -252,6 +252,20 @@ DiagnosedSilenceableFailure transform::DistributeOverLanesOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+void transform::PadSharedTilesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::PadSharedTilesOp::applyToOne(
+    transform::TransformRewriter &, linalg::LinalgOp target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  if (failed(qimeng::padSharedTiles(target, getPad())))
+    return emitDefiniteFailure()
+           << "could not pad the shared-memory tiles of the target";
+  return DiagnosedSilenceableFailure::success();
+}
+
 void transform::HoistStageBuffersOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getInPlaceEffects(getTargetMutable(), effects);

@@ -4,10 +4,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -152,5 +155,125 @@ LogicalResult mlir::qimeng::hoistStageBuffers(scf::ForOp loop, StringRef name) {
   }
   splitCopyRows(loop, rewriter);
   removeBarriersBetweenCopies(loop);
+  return success();
+}
+
+/// Replaces the uses of the memref `from` by `to`, a memref of the same
+/// shape but another layout: subviews of it are rebuilt on `to` (their
+/// result types follow) and their uses replaced in turn; the ops that take a
+/// memref of any layout take `to` in place. Fails on any other user.
+static LogicalResult replaceWithRelaidOut(RewriterBase &rewriter, Value from,
+                                          Value to) {
+  for (OpOperand &use : llvm::make_early_inc_range(from.getUses())) {
+    Operation *user = use.getOwner();
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      rewriter.setInsertionPoint(subview);
+      auto type = memref::SubViewOp::inferRankReducedResultType(
+          subview.getType().getShape(), cast<MemRefType>(to.getType()),
+          subview.getMixedOffsets(), subview.getMixedSizes(),
+          subview.getMixedStrides());
+      auto rebuilt = memref::SubViewOp::create(
+          rewriter, subview.getLoc(), cast<MemRefType>(type), to,
+          subview.getMixedOffsets(), subview.getMixedSizes(),
+          subview.getMixedStrides());
+      if (failed(replaceWithRelaidOut(rewriter, subview.getResult(),
+                                      rebuilt.getResult())))
+        return failure();
+      rewriter.eraseOp(subview);
+      continue;
+    }
+    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::LoadOp, memref::StoreOp,
+             vector::TransferReadOp, vector::TransferWriteOp>(user))
+      return user->emitOpError()
+             << "uses a shared-memory tile that is being padded; only "
+                "subviews, linalg ops, copies, loads and stores can take "
+                "its new layout";
+    rewriter.modifyOpInPlace(user, [&] { use.set(to); });
+  }
+  return success();
+}
+
+LogicalResult mlir::qimeng::padSharedTiles(linalg::LinalgOp op, int64_t pad) {
+  if (pad <= 0)
+    return op.emitOpError() << "pads shared-memory rows by " << pad
+                            << " elements; the padding must be positive";
+  // The distinct tiles `op` reaches through subviews.
+  llvm::SetVector<memref::ViewOp> views;
+  for (Value operand : op->getOperands()) {
+    while (auto subview = operand.getDefiningOp<memref::SubViewOp>())
+      operand = subview.getSource();
+    auto view = operand.getDefiningOp<memref::ViewOp>();
+    auto alloca = view ? view.getSource().getDefiningOp<memref::AllocaOp>()
+                       : memref::AllocaOp();
+    if (alloca && isWorkgroup(alloca.getType()))
+      views.insert(view);
+  }
+  if (views.empty())
+    return op.emitOpError() << "reads no shared-memory tile made by "
+                               "promotion (an alloca viewed as a tile); "
+                               "promote its operands first";
+  IRRewriter rewriter(op.getContext());
+  for (memref::ViewOp view : views) {
+    MemRefType type = view.getType();
+    auto alloca = view.getSource().getDefiningOp<memref::AllocaOp>();
+    // Promotion views the bytes with constant sizes the type may not show.
+    std::optional<SmallVector<int64_t>> shape = SmallVector<int64_t>();
+    auto dynamicSizes = view.getSizes().begin();
+    for (int64_t size : type.getShape()) {
+      std::optional<int64_t> known = ShapedType::isDynamic(size)
+                                         ? getConstantIntValue(*dynamicSizes++)
+                                         : std::optional<int64_t>(size);
+      if (!known) {
+        shape = std::nullopt;
+        break;
+      }
+      shape->push_back(*known);
+    }
+    if (!shape || !type.getLayout().isIdentity() || type.getRank() == 0 ||
+        !alloca.getType().hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return op.emitOpError()
+             << "reads the shared-memory tile " << type
+             << ", which is not a static tile of scalars with rows to pad";
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    if (bytes == 0 || (pad * bytes) % 16 != 0) {
+      std::string tile;
+      llvm::raw_string_ostream os(tile);
+      for (int64_t size : *shape)
+        os << size << "x";
+      type.getElementType().print(os);
+      return op.emitOpError()
+             << "pads the rows of a shared " << tile << " tile by " << pad
+             << " elements, which is not a multiple of 16 bytes: rows would "
+                "not stay aligned for 128-bit copies";
+    }
+    SmallVector<int64_t> padded(*shape);
+    padded.back() += pad;
+    auto paddedType =
+        MemRefType::get(padded, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
+    rewriter.setInsertionPoint(alloca);
+    auto buffer = memref::AllocaOp::create(
+        rewriter, alloca.getLoc(),
+        MemRefType::get({ShapedType::getNumElements(padded) * bytes},
+                        alloca.getType().getElementType(), AffineMap(),
+                        alloca.getType().getMemorySpace()),
+        alloca.getAlignmentAttr());
+    rewriter.setInsertionPoint(view);
+    auto paddedView =
+        memref::ViewOp::create(rewriter, view.getLoc(), paddedType, buffer,
+                               view.getByteShift(), ValueRange{});
+    SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0)),
+        ones(type.getRank(), rewriter.getIndexAttr(1)), sizes;
+    for (int64_t size : *shape)
+      sizes.push_back(rewriter.getIndexAttr(size));
+    auto tile = memref::SubViewOp::create(rewriter, view.getLoc(), paddedView,
+                                          zeros, sizes, ones);
+    if (failed(replaceWithRelaidOut(rewriter, view.getResult(), tile)))
+      return failure();
+    rewriter.eraseOp(view);
+    if (alloca->use_empty())
+      rewriter.eraseOp(alloca);
+  }
   return success();
 }

@@ -306,8 +306,8 @@ func.func @m(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>
 qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [0, 0, 16] to reduction
-  // expected-error @+1 {{padding shared-memory buffers is not supported by the built-in micro-coder yet}}
-  qimeng.promote "mm" operands [0, 1] pad 4
+  // expected-error @+1 {{pads the rows of operand 0 ('f32') by 3 elements, which is not a multiple of 16 bytes: padded rows must stay aligned for 128-bit copies}}
+  qimeng.promote "mm" operands [0, 1] pad 3
   qimeng.tile "mm" [4, 4, 0] to thread
 }
 

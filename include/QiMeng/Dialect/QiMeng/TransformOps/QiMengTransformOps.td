@@ -139,6 +139,38 @@ def QiMeng_DistributeOverLanesOp
   }];
 }
 
+def QiMeng_PadSharedTilesOp
+    : QiMeng_InPlaceStepOp<"qimeng.pad_shared_tiles"> {
+  let summary = "Pad the rows of a promoted operation's shared-memory tiles";
+  let description = [{
+    Each shared-memory tile the target (a linalg op that
+    `transform.structured.promote` rewrote, with `use_alloca`) reads or
+    writes gets `pad` unused elements after each row of its innermost
+    dimension: the tile becomes a view of a larger buffer with a row stride
+    of `columns + pad`. Rows that map to the same banks (a 64 x 16 f64 tile's
+    rows are 128 bytes apart: every row starts at bank 0) spread over the
+    banks, so the lanes of a warp that read one column of several rows no
+    longer conflict. `pad` times the element size must be a multiple of
+    16 bytes, so that rows stay aligned for 128-bit copies.
+
+    ```mlir
+    %promoted = transform.structured.promote %mm {operands_to_promote = [0, 1],
+        use_alloca, memory_space = #gpu.address_space<workgroup>}
+        : (!transform.any_op) -> !transform.any_op
+    transform.qimeng.pad_shared_tiles %promoted {pad = 4} : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$pad);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::linalg::LinalgOp target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def QiMeng_HoistStageBuffersOp
     : QiMeng_InPlaceStepOp<"qimeng.hoist_stage_buffers"> {
   let summary = "Give each shared tile of a pipelined loop a typed buffer";

@@ -10,6 +10,7 @@
 #ifndef QIMENG_DIALECT_QIMENG_TRANSFORMOPS_SHAREDBUFFERS_H
 #define QIMENG_DIALECT_QIMENG_TRANSFORMOPS_SHAREDBUFFERS_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::qimeng {
@@ -27,6 +28,15 @@ inline constexpr llvm::StringLiteral kStageBufferAttr = "qimeng.stage_buffer";
 /// with an error on `loop`, when the loop is not in a gpu.launch or holds no
 /// such buffer.
 LogicalResult hoistStageBuffers(scf::ForOp loop, StringRef name);
+
+/// Pads the rows of the workgroup-memory tiles `op` reads or writes (each a
+/// `memref.alloca` of bytes viewed as a static tile, maybe through subviews,
+/// as promotion makes them) by `pad` elements: the byte buffer grows, the
+/// view gets the padded shape and the tile becomes its subview, whose users
+/// (subviews rebuilt with their new types) follow. Fails, with an error on
+/// `op`, when it reads no such tile, a tile has another user, or `pad` does
+/// not keep rows 16-byte aligned.
+LogicalResult padSharedTiles(linalg::LinalgOp op, int64_t pad);
 
 } // namespace mlir::qimeng
 
