@@ -159,20 +159,6 @@ LogicalResult ScriptBuilder::emitPromote(PromoteOp op) {
   TargetState &state = targets[op.getTarget()];
   int64_t threads =
       state.blockDims[0] * state.blockDims[1] * state.blockDims[2];
-  // Padded rows stay 16-byte aligned (for the 128-bit copies into them).
-  for (int64_t index : op.getOperands()) {
-    if (op.getPad() == 0 || index < 0 || index >= linalgOp->getNumOperands())
-      continue;
-    Type element = getElementTypeOrSelf(linalgOp->getOperand(index).getType());
-    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    if (bits % 8 != 0 || bits == 0 || (op.getPad() * bits / 8) % 16 != 0)
-      return op.emitOpError()
-             << "pads the rows of operand " << index << " (" << element
-             << ") by " << op.getPad()
-             << " elements, which is not a multiple of 16 bytes: padded rows "
-                "must stay aligned for 128-bit copies";
-  }
-
   std::string target = match(op.getTarget());
   std::string promotedOp = fresh("promoted");
   os << llvm::formatv(

@@ -334,12 +334,33 @@ void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
   addPipelineMoves(base, host, moves, kMaxWgmmaStages);
 }
 
-/// Dropping shared memory (and the pipeline it feeds) for `host`, unless
-/// tensor cores read it.
+/// Padding the rows of `host`'s shared tiles (by 4 or 8 elements: the plan
+/// checks reject a padding that leaves rows misaligned for the element
+/// type), or no more padding; and dropping shared memory (and the pipeline it
+/// feeds), unless tensor cores read it.
 void addPromoteMoves(const llvm::json::Array &base, const std::string &host,
                      std::vector<Move> &moves) {
-  if (findActions(base, "promote", host).empty() ||
-      !findActions(base, "mma", host).empty())
+  SmallVector<size_t> promotes = findActions(base, "promote", host);
+  if (promotes.empty())
+    return;
+  llvm::json::Value promote = base[promotes.front()];
+  int64_t pad = getInteger(promote, "pad").value_or(0);
+  for (int64_t changed :
+       pad == 0 ? SmallVector<int64_t>{4, 8} : SmallVector<int64_t>{0}) {
+    std::string name =
+        changed == 0
+            ? host + " no shared padding"
+            : llvm::formatv("{0} shared rows padded by {1}", host, changed)
+                  .str();
+    moves.push_back({name, [host, changed](llvm::json::Array &actions) {
+                       SmallVector<size_t> at =
+                           findActions(actions, "promote", host);
+                       for (size_t i : at)
+                         (*actions[i].getAsObject())["pad"] = changed;
+                       return !at.empty();
+                     }});
+  }
+  if (!findActions(base, "mma", host).empty())
     return;
   moves.push_back(
       {host + " no shared memory", [host](llvm::json::Array &actions) {

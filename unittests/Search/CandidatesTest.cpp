@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
+
 #include <set>
 
 using namespace mlir;
@@ -156,6 +158,31 @@ TEST_F(CandidatesTest, FusedOpsMoveWithTheirHost) {
     return;
   }
   FAIL() << "no move doubled the matmul's block tile";
+}
+
+TEST_F(CandidatesTest, SharedRowsArePaddedOrNot) {
+  load(kMatmul);
+  llvm::json::Object base = planToJSON(plan);
+  std::map<std::string, int64_t> pads;
+  for (const CandidatePlan &c : generateNeighbours(base, 0)) {
+    if (c.moves.find("padd") == std::string::npos ||
+        c.moves.find(';') != std::string::npos)
+      continue; // not a single padding move
+    for (const llvm::json::Value &action : *c.plan.getArray("actions"))
+      if (action.getAsObject()->getString("action") == "promote")
+        pads[c.moves] = *action.getAsObject()->getInteger("pad");
+  }
+  EXPECT_EQ(pads, (std::map<std::string, int64_t>{
+                      {"matmul0 shared rows padded by 4", 4},
+                      {"matmul0 shared rows padded by 8", 8}}));
+  // A padded plan's move takes the padding away.
+  for (llvm::json::Value &action : *base.getArray("actions"))
+    if (action.getAsObject()->getString("action") == "promote")
+      (*action.getAsObject())["pad"] = 4;
+  bool unpadded = false;
+  for (const CandidatePlan &c : generateNeighbours(base, 0))
+    unpadded |= c.moves == "matmul0 no shared padding";
+  EXPECT_TRUE(unpadded);
 }
 
 TEST_F(CandidatesTest, FusedOpsWithFewerLoopsMoveAtTheHostsLoop) {

@@ -311,6 +311,16 @@ LogicalResult PromoteOp::verifyAgainstPayload(Operation *payload, TagLookup) {
       return emitOpError() << "operand " << index << " of '"
                            << payload->getName()
                            << "' is a scalar and cannot be promoted";
+    // Padded rows stay 16-byte aligned (for the 128-bit copies into them).
+    Type element = getElementTypeOrSelf(payload->getOperand(index).getType());
+    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    if (getPad() != 0 &&
+        (bits == 0 || bits % 8 != 0 || (getPad() * bits / 8) % 16 != 0))
+      return emitOpError()
+             << "pads the rows of operand " << index << " (" << element
+             << ") by " << getPad()
+             << " elements, which is not a multiple of 16 bytes: padded rows "
+                "must stay aligned for 128-bit copies";
   }
   return success();
 }
