@@ -33,7 +33,10 @@ namespace {
 /// feeds one multiply-add per filter. Measured on an H100 (2026-12-05): 3-D
 /// convolutions of 16 and 24 filters over 3 channels ran 0.63-0.86x as fast
 /// as their window plans this way, those of 32 filters and more 1.4-3.5x.
-constexpr int64_t kMinFilters = 32;
+/// With long sums (K = channels x window of kLongK or more) fewer pay: on an
+/// H100 (2026-12-06, bench/corpus/results/2026-12-06-h100-pad) 31 filters
+/// over K = 864 ran 1.55x as fast as the window plan, over K = 75 0.65x.
+constexpr int64_t kMinFilters = 32, kMinFiltersLongK = 24, kLongK = 256;
 /// How many images the column bound must allow for when their number is
 /// dynamic (all are gathered at once; the last-group scheme needs a static
 /// count).
@@ -117,7 +120,7 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t pixels = computeProduct(outSpatial);
     if (k < kMinTiledMatmulK)
       return rewriter.notifyMatchFailure(op, "few reads per output");
-    if (filters < kMinFilters)
+    if (filters < (k >= kLongK ? kMinFiltersLongK : kMinFilters))
       return rewriter.notifyMatchFailure(op, "few filters");
     int64_t kp = getPaddedSize(k, kTileK, 4);
     int64_t fp = getPaddedSize(filters, kTileMN, 16);

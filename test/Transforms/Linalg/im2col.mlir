@@ -1,6 +1,7 @@
 // RUN: qimeng-opt %s --qimeng-prepare -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: for f in padded whole strided_dilated conv1d conv3d few_reads few_filters \
+// RUN:          long_sums_fewer_filters long_sums_too_few_filters \
 // RUN:          nhwc_padded nhwc_whole nhwc_fhwc_strided nwc ndhwc; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
@@ -110,6 +111,20 @@ func.func @few_reads(%x: tensor<2x3x10x10xf32>, %w: tensor<16x3x3x3xf32>, %out: 
 func.func @few_filters(%x: tensor<2x8x10x10xf32>, %w: tensor<24x8x3x3xf32>, %out: tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x8x10x10xf32>, tensor<24x8x3x3xf32>) outs(%out : tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32>
   return %r : tensor<2x24x8x8xf32>
+}
+
+// Long sums (K = 32 x 3 x 3 = 288) pay with 24 filters, not with 23.
+// CHECK-LABEL: func.func @long_sums_fewer_filters
+// CHECK:         linalg.batch_matmul
+// CHECK-LABEL: func.func @long_sums_too_few_filters
+// CHECK:         linalg.conv_2d_nchw_fchw
+func.func @long_sums_fewer_filters(%x: tensor<2x32x10x10xf32>, %w: tensor<24x32x3x3xf32>, %out: tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x32x10x10xf32>, tensor<24x32x3x3xf32>) outs(%out : tensor<2x24x8x8xf32>) -> tensor<2x24x8x8xf32>
+  return %r : tensor<2x24x8x8xf32>
+}
+func.func @long_sums_too_few_filters(%x: tensor<2x32x10x10xf32>, %w: tensor<23x32x3x3xf32>, %out: tensor<2x23x8x8xf32>) -> tensor<2x23x8x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x32x10x10xf32>, tensor<23x32x3x3xf32>) outs(%out : tensor<2x23x8x8xf32>) -> tensor<2x23x8x8xf32>
+  return %r : tensor<2x23x8x8xf32>
 }
 
 // Channels last: cols[n, p, k] over k = (w..., c) (the input's contiguous

@@ -4,12 +4,12 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-plan=target=sm_90 | FileCheck %s --check-prefix=SM90
 
 // f16 inputs with f32 accumulation, row-major and whole tiles: tensor cores
-// (64x64 blocks of four 32x32 warps, K step 32, mma.sync m16n8k16, 2-stage
-// pipeline).
+// (64x64 blocks of four 32x32 warps, K step 32, shared rows padded by 8
+// f16, mma.sync m16n8k16, 2-stage pipeline).
 // SM80-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
 // SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
 // SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 32] to reduction
-// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1] pad 8{{$}}
 // SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
 // SM80-NEXT:    qimeng.vectorize "matmul0" width 4
 // SM80-NEXT:    qimeng.mma "matmul0" mma_sync [16, 8, 16] (f16, f16) -> f32
@@ -115,21 +115,29 @@ func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: mem
 // -----
 
 // f64 throughout, batched (a dynamic batch) or not: mma.sync m8n8k4 (DMMA)
-// on both targets, 64x64 blocks of four 32x32 warps, K step 16, 128-bit
-// copies (two f64). Whole tiles only (qimeng-prepare pads the rest); a
-// mixed f32 x f64 product stays off the tensor cores.
+// on both targets, K step 16, shared rows padded by 4 f64, 128-bit copies
+// (two f64); 64x64 blocks of four 32x32 warps where they give every SM two
+// (1024 x 2048: 512 blocks), else 32x32 blocks of four 16x16 warps (a
+// dynamic batch counts as one: 4 x 16 64x64 blocks). Whole tiles only
+// (qimeng-prepare pads the rest); a mixed f32 x f64 product stays off the
+// tensor cores.
 // SM80-LABEL: qimeng.plan @matmul_f64 provenance "builtin" attributes {qimeng.replaceable} {
-// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to block
 // SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
-// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
-// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1] pad 4
+// SM80-NEXT:    qimeng.tile "matmul0" [16, 16, 0] to warp
 // SM80-NEXT:    qimeng.vectorize "matmul0" width 2
 // SM80-NEXT:    qimeng.mma "matmul0" mma_sync [8, 8, 4] (f64, f64) -> f64
 // SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
 // SM80-NEXT:  }
+// SM80-LABEL: qimeng.plan @large_f64 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1] pad 4
+// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
 // SM80-LABEL: qimeng.plan @batched_f64 provenance "builtin" attributes {qimeng.replaceable} {
-// SM80-NEXT:    qimeng.tile "contraction0" [1, 64, 64, 0] to block
-// SM80:         qimeng.tile "contraction0" [0, 32, 32, 0] to warp
+// SM80-NEXT:    qimeng.tile "contraction0" [1, 32, 32, 0] to block
+// SM80:         qimeng.tile "contraction0" [0, 16, 16, 0] to warp
 // SM80:         qimeng.mma "contraction0" mma_sync [8, 8, 4] (f64, f64) -> f64
 // SM80-LABEL: qimeng.plan @f64_by_f32 provenance "builtin"
 // SM80-NOT:     qimeng.mma
@@ -140,6 +148,10 @@ func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: mem
 // SM90:         qimeng.mma "contraction0" mma_sync [8, 8, 4] (f64, f64) -> f64
 func.func @matmul_f64(%a: memref<128x64xf64>, %b: memref<64x192xf64>, %c: memref<128x192xf64>) {
   linalg.matmul ins(%a, %b : memref<128x64xf64>, memref<64x192xf64>) outs(%c : memref<128x192xf64>)
+  return
+}
+func.func @large_f64(%a: memref<1024x64xf64>, %b: memref<64x2048xf64>, %c: memref<1024x2048xf64>) {
+  linalg.matmul ins(%a, %b : memref<1024x64xf64>, memref<64x2048xf64>) outs(%c : memref<1024x2048xf64>)
   return
 }
 func.func @batched_f64(%a: memref<?x256x256xf64>, %b: memref<?x256x1024xf64>, %c: memref<?x256x1024xf64>) {
