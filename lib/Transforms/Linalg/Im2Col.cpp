@@ -96,9 +96,11 @@ struct ConvAsBatchMatmul : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!filterType.hasStaticShape() ||
         !llvm::all_of(inputType.getShape().drop_front(),
                       ShapedType::isStatic) ||
-        !llvm::all_of(outType.getShape().drop_front(), ShapedType::isStatic))
+        !llvm::all_of(outType.getShape().drop_front(), ShapedType::isStatic) ||
+        inputType.isDynamicDim(0) != outType.isDynamicDim(0))
       return rewriter.notifyMatchFailure(
-          op, "dynamic sizes other than the number of images");
+          op, "dynamic sizes other than the number of images (of the input "
+              "and the output both)");
     int64_t rank = outType.getRank();
     unsigned spatial = rank - 2;
     // Where the channels and the spatial dimensions of the input and the

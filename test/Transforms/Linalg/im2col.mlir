@@ -211,3 +211,12 @@ func.func @dynamic_nhwc_whole(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x64xf32
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<?x10x10x8xf32>, tensor<3x3x8x64xf32>) outs(%out : tensor<?x8x8x64xf32>) -> tensor<?x8x8x64xf32>
   return %r : tensor<?x8x8x64xf32>
 }
+
+// A dynamic input batch written into a static output: left to the window
+// plans (the gathered tensors would not match the output's batch).
+// CHECK-LABEL: func.func @dynamic_input_static_output
+// CHECK:         linalg.conv_2d_nchw_fchw
+func.func @dynamic_input_static_output(%x: tensor<?x16x10x10xf32>, %w: tensor<32x16x3x3xf32>, %out: tensor<2x32x8x8xf32>) -> tensor<2x32x8x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<?x16x10x10xf32>, tensor<32x16x3x3xf32>) outs(%out : tensor<2x32x8x8xf32>) -> tensor<2x32x8x8xf32>
+  return %r : tensor<2x32x8x8xf32>
+}

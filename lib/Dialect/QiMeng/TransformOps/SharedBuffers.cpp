@@ -252,11 +252,16 @@ LogicalResult mlir::qimeng::padSharedTiles(linalg::LinalgOp op, int64_t pad) {
     auto paddedType =
         MemRefType::get(padded, type.getElementType(),
                         MemRefLayoutAttrInterface(), type.getMemorySpace());
+    // The bytes grow by the padding (the view may start past byte 0).
+    int64_t grown = alloca.getType().getNumElements() *
+                        alloca.getType().getElementTypeBitWidth() / 8 +
+                    (ShapedType::getNumElements(padded) -
+                     ShapedType::getNumElements(*shape)) *
+                        bytes;
     rewriter.setInsertionPoint(alloca);
     auto buffer = memref::AllocaOp::create(
         rewriter, alloca.getLoc(),
-        MemRefType::get({ShapedType::getNumElements(padded) * bytes},
-                        alloca.getType().getElementType(), AffineMap(),
+        MemRefType::get({grown}, rewriter.getI8Type(), AffineMap(),
                         alloca.getType().getMemorySpace()),
         alloca.getAlignmentAttr());
     rewriter.setInsertionPoint(view);
