@@ -89,6 +89,20 @@ int64_t mlir::qimeng::choosePartCount(int64_t wanted, int64_t extent,
   return parts;
 }
 
+int64_t mlir::qimeng::chooseDividingPartCount(int64_t wanted, int64_t extent,
+                                              int64_t minPart) {
+  int64_t parts = choosePartCount(wanted, extent, minPart);
+  if (parts > 1 || extent % 2 == 0 || extent < kMinOddSplitExtent)
+    return parts;
+  int64_t bound =
+      std::min<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(1, wanted)),
+                        extent / std::max<int64_t>(1, minPart));
+  for (int64_t d = bound; d > 1; --d)
+    if (extent % d == 0)
+      return d;
+  return 1;
+}
+
 bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
   return op.getIndexingMapsArray() ==
          linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());

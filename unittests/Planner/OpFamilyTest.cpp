@@ -82,4 +82,22 @@ TEST_F(OpFamilyTest, RightOperandBatchLoopsInOrderOnly) {
   EXPECT_EQ(batchLoops("m, k, n", "tensor<64x128x32xf32>"), -1);
 }
 
+TEST(PartCountTest, PowersOfTwoThatDivide) {
+  EXPECT_EQ(choosePartCount(100, 1024, 8), 128);
+  EXPECT_EQ(choosePartCount(5, 1000, 8), 8);
+  EXPECT_EQ(choosePartCount(731, 1001, 8), 1);
+  EXPECT_EQ(choosePartCount(4, 16, 8), 2);
+}
+
+TEST(PartCountTest, OddLengthsTakeADivisor) {
+  // 1001 = 7 x 11 x 13: the largest divisor within 1024 parts of 8 or more.
+  EXPECT_EQ(chooseDividingPartCount(731, 1001, 8), 91);
+  EXPECT_EQ(chooseDividingPartCount(10, 1001, 8), 13);
+  // Where a power of two divides, the same as choosePartCount.
+  EXPECT_EQ(chooseDividingPartCount(5, 1000, 8), 8);
+  // A prime, or an odd length too short to pay for the combining kernel.
+  EXPECT_EQ(chooseDividingPartCount(100, 1009, 8), 1);
+  EXPECT_EQ(chooseDividingPartCount(100, 33, 8), 1);
+}
+
 } // namespace

@@ -39,6 +39,19 @@ constexpr int64_t kMinTiledMatmulK = 32;
 /// at least `minPart`, halved until it does; 1 when none does.
 int64_t choosePartCount(int64_t wanted, int64_t extent, int64_t minPart);
 
+/// The shortest odd extent chooseDividingPartCount splits: a shorter serial
+/// sum costs less than the extra kernel that combines the parts (a judgment:
+/// measured only at 1001, where 91 parts ran 3.8x as fast on an H100,
+/// bench/corpus/results/2026-12-06-h100-odd-splits).
+constexpr int64_t kMinOddSplitExtent = 256;
+
+/// choosePartCount, or, where no power of two divides `extent` (an odd
+/// length of kMinOddSplitExtent or more: 1001 = 7 x 11 x 13), its largest
+/// divisor at most the power of two nearest above `wanted` that leaves parts
+/// of at least `minPart`; 1 when none does (a prime).
+int64_t chooseDividingPartCount(int64_t wanted, int64_t extent,
+                                int64_t minPart);
+
 /// Whether `op`'s indexing maps are a plain row-major matmul's: (m, k),
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);

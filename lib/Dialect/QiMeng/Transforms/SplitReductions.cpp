@@ -231,8 +231,8 @@ int64_t getSplitRatio(linalg::LinalgOp op, const TargetProfile &target) {
   // Half the target is enough to keep the memory system busy.
   if (2 * threads >= targetThreads)
     return 1;
-  return choosePartCount(llvm::divideCeil(targetThreads, threads), extent,
-                         minPart);
+  return chooseDividingPartCount(llvm::divideCeil(targetThreads, threads),
+                                 extent, minPart);
 }
 
 /// Whether `op` is a plain reduction this pass may rewrite: one output with

@@ -1,6 +1,6 @@
 // RUN: qimeng-opt %s --qimeng-split-reductions -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
-// RUN: for f in broadcast_mean instance group_variance full_keepdim channel_bias_mean; do \
+// RUN: for f in broadcast_mean instance group_variance full_keepdim channel_bias_mean odd_middle_sum; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: qimeng-opt %s --llm-plan --lower-to-nvvm -o %t.gpu.mlir
 // RUN: grep -q gpu.binary %t.gpu.mlir
@@ -103,4 +103,20 @@ func.func @channel_bias_mean(%x: tensor<4x6x5x7x9xf32>, %bias: tensor<6xf32>) ->
     linalg.yield %r : f32
   } -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// A middle-dimension sum of odd length (1001 = 7 x 11 x 13): 91 parts of 11.
+// CHECK-LABEL: func.func @odd_middle_sum
+// CHECK:       ins(%{{.*}} : tensor<5x91x11x37xi32>)
+func.func @odd_middle_sum(%x: tensor<5x1001x37xi32>) -> tensor<5x1x37xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<5x1x37xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<5x1x37xi32>) -> tensor<5x1x37xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, r, c) -> (b, r, c)>, affine_map<(b, r, c) -> (b, 0, c)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<5x1001x37xi32>) outs(%f : tensor<5x1x37xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %s = arith.addi %a, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<5x1x37xi32>
+  return %r : tensor<5x1x37xi32>
 }

@@ -45,6 +45,24 @@ func.func @keepdim(%x: tensor<16x256x256xf32>, %y: tensor<16x1x256xf32>) -> tens
 
 // -----
 
+// An odd length (1001 = 7 x 11 x 13), which no power of two divides: split
+// into its largest divisor of parts at least 8 long, 91 parts of 11 (185
+// outputs would otherwise each sum 1001 elements in one thread).
+// CHECK-LABEL: func.func @keepdim_odd
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<5x91x11x37xi32>) outs(%{{.*}} : tensor<5x91x37xi32>)
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<5x91x37xi32>) outs(%{{.*}} : tensor<5x37xi32>)
+func.func @keepdim_odd(%x: tensor<5x1001x37xi32>, %y: tensor<5x1x37xi32>) -> tensor<5x1x37xi32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(b, r, c) -> (b, r, c)>, affine_map<(b, r, c) -> (b, 0, c)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<5x1001x37xi32>) outs(%y : tensor<5x1x37xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %r = arith.addi %a, %acc : i32
+    linalg.yield %r : i32
+  } -> tensor<5x1x37xi32>
+  return %0 : tensor<5x1x37xi32>
+}
+
+// -----
+
 // A keepdim min over the rows into a fresh, filled result (torch-mlir's
 // form): once the unit dimension is dropped, the fill is moved past the
 // reshape and fills the collapsed output itself, which the plan can fuse;
