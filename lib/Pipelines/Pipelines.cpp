@@ -170,21 +170,25 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   // After preparation: its fusions must not fold the widened results away.
   if (options.naive && options.wideReductions)
     pm.addPass(qimeng::createQiMengWidenAccumulatorsPass());
-  // The verifier's naive reference keeps every reduction whole.
+  // The compile's settings (command line) become the passes' options: a
+  // pass decides from its options and the IR alone.
+  qimeng::CompileSession &session = qimeng::CompileSession::get();
+  const qimeng::CompileOptions &settings = session.getOptions();
+  // The verifier's naive reference keeps every reduction whole, and the
+  // two reductions of a softmax apart. So does a compile that writes Triton
+  // kernels: the Triton emitter takes no online sum.
   if (!options.naive) {
     qimeng::QiMengSplitReductionsPassOptions splitOptions;
     splitOptions.target = options.target;
     pm.addPass(qimeng::createQiMengSplitReductionsPass(splitOptions));
+    if (settings.emitTriton.empty() && !session.useLLMTritonCoder())
+      pm.addPass(qimeng::createQiMengOnlineSoftmaxPass());
   }
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
   planOptions.naive = options.naive;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
   // The verifier's naive reference is never tuned and never asks an LLM.
-  // The compile's settings (command line) become the passes' options: a
-  // pass decides from its options and the IR alone.
-  qimeng::CompileSession &session = qimeng::CompileSession::get();
-  const qimeng::CompileOptions &settings = session.getOptions();
   if (!options.naive) {
     qimeng::QiMengTunePassOptions tuneOptions;
     tuneOptions.target = options.target;

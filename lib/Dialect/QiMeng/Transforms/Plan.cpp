@@ -862,7 +862,7 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
       iterators.back() != utils::IteratorType::reduction ||
       (!ShapedType::isDynamic(bounds.back()) &&
        bounds.back() < target.warpSize) ||
-      (!getWarpReductionKind(op) && !isWarpArgReduction(op)) ||
+      !isLaneReducible(op) ||
       hasSharedShortReduction(op, bounds, target.warpSize) ||
       // Unit dimensions a keepdim reduction keeps are indexed by 0.
       llvm::any_of(op.getIndexingMapsArray(), [](AffineMap m) {
@@ -1253,8 +1253,7 @@ private:
       rowGroups = findRowGroups(
           roots,
           [&](linalg::LinalgOp op) {
-            return (getWarpReductionKind(op).has_value() ||
-                    isWarpArgReduction(op)) &&
+            return isLaneReducible(op) &&
                    !hasSharedShortReduction(op, op.getStaticLoopRanges(),
                                             warpSize);
           },

@@ -34,6 +34,11 @@ getWarpReductionKind(linalg::LinalgOp op);
 /// than the best so far, and its index with it (argmax, argmin).
 bool isWarpArgReduction(linalg::LinalgOp op);
 
+/// Whether the lanes of a warp (or block) can share the reduction `op`: a
+/// single combiner (getWarpReductionKind), an arg-reduction
+/// (isWarpArgReduction) or an online sum of exponentials (OnlineSums.h).
+bool isLaneReducible(linalg::LinalgOp op);
+
 /// Rewrites the linalg op tagged `tag` in `launch` (after tiling to warps:
 /// its parallel loops have one iteration) as a lane-strided loop, a
 /// subgroup reduction lowered to shuffles, and a store by lane 0. Emits an
@@ -50,7 +55,8 @@ LogicalResult distributeWarpElementwise(gpu::LaunchOp launch, StringRef tag,
                                         int64_t lanes = kWarpSize);
 
 /// distributeWarpReduction for a reduction (an arg-reduction: a butterfly
-/// over (value, index) pairs), distributeWarpElementwise for an op without
+/// over (value, index) pairs; an online sum: distributeOnlineSum),
+/// distributeWarpElementwise for an op without
 /// reduction loops.
 ///
 /// `lanes` threads share each tile: 32 (a warp, the op tiled to warps), or

@@ -88,6 +88,40 @@ def QiMengSplitReductionsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def QiMengOnlineSoftmaxPass : Pass<"qimeng-online-softmax", "ModuleOp"> {
+  let summary = "One reduction for a row's maximum and sum of exponentials";
+  let description = [{
+    Runs after `qimeng-split-reductions`, on tensors. Softmax and log-softmax
+    reach it as a row maximum `m` (a `maxnumf` or `maximumf` reduction from a
+    fill of NaN or -inf) and a sum of `exp(x - m)` over the same rows of the
+    same input (from a fill of 0). The two become one reduction with two
+    outputs that keeps the sum relative to the running maximum (one
+    exponential per element; `OnlineSums.h` gives the step and how partial
+    results combine), so the kernel reads each row once before the
+    normalisation instead of twice. Left alone: rows shorter than a warp
+    (static, under 32 elements: the planner gives each a thread reading it
+    in 128-bit vectors), reductions split across blocks, a maximum read
+    before the sum is computed, anything else.
+
+    Example (softmax's reductions over 256 rows of 500):
+
+    ```mlir
+    %m = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<256x500xf32>) outs(%nan_fill : tensor<256xf32>) {max}
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x, %m : ...) outs(%zero_fill : tensor<256xf32>) {sum of exp(x - m)}
+    // becomes
+    %ms:2 = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<256x500xf32>)
+        outs(%neg_inf_fill, %zero_fill : tensor<256xf32>, tensor<256xf32>)
+        {online step}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
   let summary = "Plan every kernel with the built-in planner";
   let description = [{

@@ -1,0 +1,82 @@
+//===- LaneSharing.h - Ops shared by the lanes of a warp or block -*- C++
+//-*-===//
+//
+// The pieces the lane-shared realizations (WarpReductions.cpp, OnlineSums.cpp)
+// build from: who shares a tile, a lane-strided loop, butterflies of
+// shuffles, and the meeting of a block's warps in shared memory. Internal to
+// the transform-ops library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QIMENG_LIB_DIALECT_QIMENG_TRANSFORMOPS_LANESHARING_H
+#define QIMENG_LIB_DIALECT_QIMENG_TRANSFORMOPS_LANESHARING_H
+
+#include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::qimeng::lanes {
+
+/// Whether every shaped operand of `op` is indexed by a projected
+/// permutation of its loops (constant 0 results allowed): what spreading
+/// its loops over the lanes of a warp needs.
+bool isIndexedByProjections(linalg::LinalgOp op);
+
+/// Who shares one tile of an op: the 32 lanes of a warp, or every thread of
+/// the block (`lanes` of them, along x). `id` is this thread's number among
+/// them; a thread strides by `count` over the shared loop.
+struct Sharing {
+  int64_t lanes;
+  Value zero, count, id;
+  bool isBlock() const { return lanes > qimeng::kWarpSize; }
+};
+
+/// The sharing of `launch`'s ops by `lanes` threads, at `b`; an error on
+/// `op` when a block-wide sharing does not match the launch's threads.
+FailureOr<Sharing> buildSharing(OpBuilder &b, Location loc,
+                                gpu::LaunchOp launch, linalg::LinalgOp op,
+                                int64_t lanes);
+
+/// Whether this thread is the one that stores a shared tile's result.
+Value isFirstThread(OpBuilder &b, Location loc, const Sharing &s);
+
+/// The loop `for i = id to extent step count`, unrolled so that each trip
+/// issues several iterations' loads at once (the iterations left over run
+/// in a second loop after it). Returns the values the two loops carry out.
+SmallVector<Value> buildStridedLoop(
+    OpBuilder &b, Location loc, const Sharing &s, Value extent,
+    ValueRange inits,
+    function_ref<void(OpBuilder &, Location, Value, ValueRange)> body);
+
+/// Block-wide sharing: every warp's total (in all its lanes) meets the
+/// others' in shared memory; returns them combined, in warp order, by
+/// `combine`. `totals` are the values of one warp (a reduction's partial
+/// result; an arg-reduction's value and index).
+SmallVector<Value> combineWarps(
+    OpBuilder &b, Location loc, gpu::LaunchOp launch, const Sharing &s,
+    ValueRange totals,
+    function_ref<SmallVector<Value>(OpBuilder &, ValueRange, ValueRange)>
+        combine);
+
+/// The reduction loop of `op`, whose parallel loops must have one
+/// iteration per warp (an error on `op` otherwise).
+FailureOr<unsigned> getWarpReductionLoop(linalg::LinalgOp op);
+
+/// Clones the body of `op` (but its terminator) at `b` with `mapping`, each
+/// linalg.index of loop d replaced by `indexOf(d)` (the op's loops becoming
+/// a lane's loop, or one iteration).
+void cloneBody(OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
+               function_ref<Value(unsigned)> indexOf);
+
+/// Indices of operand `operand` of `op` at loop position `reductionIndex`
+/// of the reduction loop (every parallel loop at 0).
+SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                              Value reductionIndex, Value zero);
+
+/// The value of `value` (an integer or float of 8 to 64 bits) in the lane
+/// whose id is this lane's xor `offset`: 32-bit shuffles, a narrower value
+/// widened for it, a 64-bit one in two halves.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
+
+} // namespace mlir::qimeng::lanes
+
+#endif // QIMENG_LIB_DIALECT_QIMENG_TRANSFORMOPS_LANESHARING_H
