@@ -5,7 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -22,7 +22,10 @@ bool isIndexedByProjections(linalg::LinalgOp op) {
 
 /// Iterations of a lane-strided loop each trip takes: independent loads in
 /// flight per thread, which a memory-bound row needs to reach the bandwidth.
-static constexpr uint64_t kLaneLoopUnroll = 4;
+static constexpr int64_t kLaneLoopUnroll = 4;
+/// Iterations per thread up to which a static loop runs as one trip (all its
+/// loads in flight at once).
+static constexpr int64_t kMaxLaneIterationsInOneTrip = 16;
 
 FailureOr<Sharing> buildSharing(OpBuilder &b, Location loc,
                                 gpu::LaunchOp launch, linalg::LinalgOp op,
@@ -59,23 +62,97 @@ Value isFirstThread(OpBuilder &b, Location loc, const Sharing &s) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s.id, s.zero);
 }
 
-/// The loop `for i = id to extent step count`, unrolled so that each trip
-/// issues several iterations' loads at once (the iterations left over run
-/// in a second loop after it). Returns the values the two loops carry out.
-SmallVector<Value> buildStridedLoop(
-    OpBuilder &b, Location loc, const Sharing &s, Value extent,
-    ValueRange inits,
-    function_ref<void(OpBuilder &, Location, Value, ValueRange)> body) {
-  auto loop = scf::ForOp::create(b, loc, s.id, extent, s.count, inits, body);
-  // If unrolling declines, the loop stays as it is (slower, equally
-  // correct).
-  FailureOr<UnrolledLoopInfo> unrolled =
-      loopUnrollByFactor(loop, kLaneLoopUnroll);
-  if (succeeded(unrolled) && unrolled->epilogueLoopOp)
-    return SmallVector<Value>(unrolled->epilogueLoopOp->getResults());
-  if (succeeded(unrolled) && unrolled->mainLoopOp)
-    return SmallVector<Value>(unrolled->mainLoopOp->getResults());
-  return SmallVector<Value>(loop->getResults());
+/// `iterations` of `step` from `start` (a trip of a lane-strided loop): the
+/// first `unmasked` as they are, the others each masked by whether it is
+/// before `extent` (loads then read the loop's last iteration, results are
+/// discarded).
+static SmallVector<Value> buildTrip(OpBuilder &b, Location loc,
+                                    const Sharing &s, Value start, Value extent,
+                                    int64_t iterations, int64_t unmasked,
+                                    ValueRange inits, LaneIteration step) {
+  SmallVector<Value> acc(inits);
+  Value last;
+  if (unmasked < iterations)
+    last = arith::SubIOp::create(b, loc, extent,
+                                 arith::ConstantIndexOp::create(b, loc, 1));
+  for (int64_t u = 0; u < iterations; ++u) {
+    Value index = start;
+    if (u > 0)
+      index = arith::AddIOp::create(
+          b, loc, start, arith::ConstantIndexOp::create(b, loc, u * s.lanes));
+    if (u < unmasked) {
+      acc = step(b, loc, index, Value(), acc);
+      continue;
+    }
+    Value valid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, extent);
+    Value clamped = arith::SelectOp::create(b, loc, valid, index, last);
+    SmallVector<Value> next = step(b, loc, clamped, valid, acc);
+    for (auto [value, nextValue] : llvm::zip(acc, next))
+      value = arith::SelectOp::create(b, loc, valid, nextValue, value);
+  }
+  return acc;
+}
+
+SmallVector<Value> buildStridedLoop(OpBuilder &b, Location loc,
+                                    const Sharing &s, Value extent,
+                                    ValueRange inits, LaneIteration step) {
+  std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+  // A static loop of few iterations per thread: one masked trip.
+  if (staticExtent) {
+    int64_t perThread = llvm::divideCeil(*staticExtent, s.lanes);
+    if (perThread <= kMaxLaneIterationsInOneTrip) {
+      if (perThread == 0)
+        return SmallVector<Value>(inits);
+      // Iteration u of every thread is in the loop while (u + 1) * lanes
+      // is: only the last may need a mask.
+      return buildTrip(b, loc, s, s.id, extent, perThread,
+                       *staticExtent / s.lanes, inits, step);
+    }
+  }
+  // Whole trips of kLaneLoopUnroll iterations, then one masked trip for
+  // what is left (fewer than kLaneLoopUnroll iterations per thread), its
+  // loads in flight together rather than one at a time.
+  int64_t span = (kLaneLoopUnroll - 1) * s.lanes;
+  Value spanValue = arith::ConstantIndexOp::create(b, loc, span);
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, extent,
+                                     spanValue);
+  Value upper = arith::SelectOp::create(
+      b, loc, fits, arith::SubIOp::create(b, loc, extent, spanValue), s.zero);
+  Value stride =
+      arith::ConstantIndexOp::create(b, loc, kLaneLoopUnroll * s.lanes);
+  SmallVector<Value> loopInits(inits);
+  loopInits.push_back(s.id);
+  auto loop = scf::ForOp::create(
+      b, loc, s.id, upper, stride, loopInits,
+      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
+        SmallVector<Value> next =
+            buildTrip(nb, nloc, s, i, extent, kLaneLoopUnroll,
+                      /*unmasked=*/kLaneLoopUnroll, acc.drop_back(), step);
+        next.push_back(arith::AddIOp::create(nb, nloc, i, stride));
+        scf::YieldOp::create(nb, nloc, next);
+      });
+  SmallVector<Value> results(loop.getResults());
+  Value rest = results.pop_back_val();
+  // Whole trips cover a static loop that their stride divides.
+  if (staticExtent && *staticExtent % (kLaneLoopUnroll * s.lanes) == 0)
+    return results;
+  // The masked trip, skipped by threads with nothing left (an empty loop
+  // has no last iteration to read).
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rest, extent);
+  auto tail = scf::IfOp::create(
+      b, loc, any,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc,
+                             buildTrip(nb, nloc, s, rest, extent,
+                                       kLaneLoopUnroll - 1, /*unmasked=*/0,
+                                       results, step));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, results);
+      });
+  return SmallVector<Value>(tail.getResults());
 }
 
 SmallVector<Value> combineWarps(

@@ -39,13 +39,22 @@ FailureOr<Sharing> buildSharing(OpBuilder &b, Location loc,
 /// Whether this thread is the one that stores a shared tile's result.
 Value isFirstThread(OpBuilder &b, Location loc, const Sharing &s);
 
-/// The loop `for i = id to extent step count`, unrolled so that each trip
-/// issues several iterations' loads at once (the iterations left over run
-/// in a second loop after it). Returns the values the two loops carry out.
-SmallVector<Value> buildStridedLoop(
-    OpBuilder &b, Location loc, const Sharing &s, Value extent,
-    ValueRange inits,
-    function_ref<void(OpBuilder &, Location, Value, ValueRange)> body);
+/// One iteration of a lane-strided loop at `index`, after the values it
+/// carries, `acc`; returns them after it. `valid` is null, or an i1 that is
+/// false for an iteration past the loop's end: `index` is then the loop's
+/// last iteration (loads stay in bounds), results are discarded, and the
+/// iteration must store nothing.
+using LaneIteration = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value index, Value valid, ValueRange acc)>;
+
+/// The loop `for i = id to extent step count` with `inits` carried through
+/// `step`, in trips of several iterations whose loads are in flight at once:
+/// a static loop of up to 16 iterations per thread as one trip (masked
+/// where the threads' counts differ), a longer one in unmasked trips of 4
+/// and one masked trip for the rest. Returns the carried values.
+SmallVector<Value> buildStridedLoop(OpBuilder &b, Location loc,
+                                    const Sharing &s, Value extent,
+                                    ValueRange inits, LaneIteration step);
 
 /// Block-wide sharing: every warp's total (in all its lanes) meets the
 /// others' in shared memory; returns them combined, in warp order, by

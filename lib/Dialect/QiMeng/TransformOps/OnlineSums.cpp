@@ -220,7 +220,8 @@ LogicalResult mlir::qimeng::distributeOnlineSum(gpu::LaunchOp launch,
       b, loc, sharing, extent,
       ValueRange{buildNegInfinity(b, loc, maxType),
                  buildFloat(b, loc, sumType, 0)},
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
+      [&](OpBuilder &nb, Location nloc, Value k, Value,
+          ValueRange acc) -> SmallVector<Value> {
         IRMapping mapping;
         for (OpOperand *input : op.getDpsInputOperands()) {
           Value value = input->get();
@@ -235,10 +236,8 @@ LogicalResult mlir::qimeng::distributeOnlineSum(gpu::LaunchOp launch,
           return dim == reductionLoop ? k : zero;
         });
         Operation *yield = body->getTerminator();
-        scf::YieldOp::create(
-            nb, nloc,
-            ValueRange{mapping.lookupOrDefault(yield->getOperand(0)),
-                       mapping.lookupOrDefault(yield->getOperand(1))});
+        return {mapping.lookupOrDefault(yield->getOperand(0)),
+                mapping.lookupOrDefault(yield->getOperand(1))};
       });
   auto combine = [&](OpBuilder &nb, ValueRange mine,
                      ValueRange other) -> SmallVector<Value> {

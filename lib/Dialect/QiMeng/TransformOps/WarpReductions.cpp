@@ -114,7 +114,8 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
   Block *body = op.getBlock();
   SmallVector<Value> folded = buildStridedLoop(
       b, loc, sharing, extent, ValueRange{init},
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
+      [&](OpBuilder &nb, Location nloc, Value k, Value,
+          ValueRange acc) -> SmallVector<Value> {
         IRMapping mapping;
         for (OpOperand *input : op.getDpsInputOperands()) {
           Value value = input->get();
@@ -128,7 +129,7 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
           return dim == reductionLoop ? k : zero;
         });
         Value yielded = body->getTerminator()->getOperand(0);
-        scf::YieldOp::create(nb, nloc, mapping.lookupOrDefault(yielded));
+        return {mapping.lookupOrDefault(yielded)};
       });
   Value partial = folded.front();
   // 32-bit values: a subgroup reduction, lowered to shuffles below; 16- and
@@ -217,7 +218,9 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
   // One iteration of the op at index `at` of the strided loop: loads, the
   // body, stores.
   Block *body = op.getBlock();
-  auto emitIteration = [&](OpBuilder &nb, Location nloc, Value at) {
+  // `valid` (when not null) guards the stores of a masked iteration.
+  auto emitIteration = [&](OpBuilder &nb, Location nloc, Value at,
+                           Value valid) {
     auto indices = [&](OpOperand &operand) {
       SmallVector<Value> result;
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
@@ -241,24 +244,35 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
     cloneBody(nb, op, mapping, [&](unsigned dim) {
       return strided && dim == *strided ? at : zero;
     });
-    for (auto [init, yielded] : llvm::zip(op.getDpsInitsMutable(),
-                                          body->getTerminator()->getOperands()))
-      memref::StoreOp::create(nb, nloc, mapping.lookupOrDefault(yielded),
-                              init.get(), indices(init));
+    auto store = [&](OpBuilder &sb, Location sloc) {
+      for (auto [init, yielded] : llvm::zip(
+               op.getDpsInitsMutable(), body->getTerminator()->getOperands()))
+        memref::StoreOp::create(sb, sloc, mapping.lookupOrDefault(yielded),
+                                init.get(), indices(init));
+    };
+    if (!valid) {
+      store(nb, nloc);
+      return;
+    }
+    scf::IfOp::create(nb, nloc, valid, [&](OpBuilder &sb, Location sloc) {
+      store(sb, sloc);
+      scf::YieldOp::create(sb, sloc);
+    });
   };
   if (strided) {
     SmallVector<Range> ranges = op.createLoopRanges(b, loc);
     Value extent =
         getValueOrCreateConstantIndexOp(b, loc, ranges[*strided].size);
     buildStridedLoop(b, loc, sharing, extent, ValueRange{},
-                     [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-                       emitIteration(nb, nloc, j);
-                       scf::YieldOp::create(nb, nloc);
+                     [&](OpBuilder &nb, Location nloc, Value j, Value valid,
+                         ValueRange) -> SmallVector<Value> {
+                       emitIteration(nb, nloc, j, valid);
+                       return {};
                      });
   } else {
     scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
                       [&](OpBuilder &nb, Location nloc) {
-                        emitIteration(nb, nloc, zero);
+                        emitIteration(nb, nloc, zero, Value());
                         scf::YieldOp::create(nb, nloc);
                       });
   }
@@ -370,7 +384,8 @@ static LogicalResult distributeWarpArgReduction(gpu::LaunchOp launch,
   OpOperand *input = op.getDpsInputOperand(0);
   SmallVector<Value> scanned = buildStridedLoop(
       b, loc, sharing, extent, ValueRange{startValue, startIndex},
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange acc) {
+      [&](OpBuilder &nb, Location nloc, Value k, Value,
+          ValueRange acc) -> SmallVector<Value> {
         IRMapping mapping;
         mapping.map(op.getMatchingBlockArgument(input),
                     memref::LoadOp::create(nb, nloc, input->get(),
@@ -381,10 +396,8 @@ static LogicalResult distributeWarpArgReduction(gpu::LaunchOp launch,
           return dim == reductionLoop ? k : zero;
         });
         Operation *yield = body->getTerminator();
-        scf::YieldOp::create(
-            nb, nloc,
-            ValueRange{mapping.lookupOrDefault(yield->getOperand(0)),
-                       mapping.lookupOrDefault(yield->getOperand(1))});
+        return {mapping.lookupOrDefault(yield->getOperand(0)),
+                mapping.lookupOrDefault(yield->getOperand(1))};
       });
   // The other pair wins when its value is better, or as good at a smaller
   // index.

@@ -1,14 +1,15 @@
 // RUN: qimeng-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
 
-// The lanes of a warp share a row sum: a loop per lane strided by 32,
-// unrolled 4 times (4 independent loads per trip, then the rest of the row
-// one by one), then butterfly shuffles; lane 0 stores.
+// The lanes of a warp share a row sum: lane l reads l, l + 32, ... (a row
+// of 256: 8 loads per lane, all in one trip, none masked), then butterfly
+// shuffles; lane 0 stores.
 // CHECK-LABEL: func.func @row_sums
 // CHECK:       gpu.launch
 // CHECK:         %[[LANE:.+]] = gpu.lane_id
-// CHECK:         %[[MAIN:.+]] = scf.for %{{.+}} = %[[LANE]] to %[[END:.+]] step %c128
-// CHECK-COUNT-4:   memref.load
-// CHECK:         scf.for %{{.+}} = %[[END]] to %c256 step %c32 iter_args(%{{.+}} = %[[MAIN]])
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     arith.select
+// CHECK-COUNT-8: memref.load
+// CHECK-NOT:     scf.for
 // CHECK:         gpu.shuffle xor
 // CHECK:         arith.cmpi eq, %[[LANE]], %c0
 // CHECK-NEXT:    scf.if
@@ -105,15 +106,20 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Every thread of a 256-thread block shares one row (1000 elements, not a
-// multiple of the threads): threads stride by 256; each warp's total goes
-// to shared memory (a workgroup attribution of the launch), every thread
-// combines the 8 in warp order, thread 0 stores, a barrier follows.
+// multiple of the threads): thread t reads t, t + 256, ... in one trip of 4
+// loads, the last masked (past the row's end it reads the row's last
+// element, and its value is dropped); each warp's total goes to shared memory (a workgroup
+// attribution of the launch), every thread combines the 8 in warp order,
+// thread 0 stores, a barrier follows.
 // CHECK-LABEL: func.func @block_row_max
 // CHECK:       gpu.launch
 // CHECK-SAME:    workgroup(%[[SCRATCH:.+]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
-// CHECK:         scf.for %{{.+}} = %[[TID]] to %{{.+}} step %c1024
-// CHECK:         scf.for %{{.+}} = %{{.+}} to %c1000 step %c256
+// CHECK-NOT:     arith.select
+// CHECK:         %[[LAST:.+]] = arith.addi %[[TID]], %c768
+// CHECK:         %[[VALID:.+]] = arith.cmpi ult, %[[LAST]], %c1000
+// CHECK:         arith.select %[[VALID]], %[[LAST]], %c999
+// CHECK-NOT:     scf.for
 // CHECK:         gpu.shuffle xor
 // CHECK:         memref.store %{{.+}}, %[[SCRATCH]]
 // CHECK:         gpu.barrier

@@ -1,8 +1,9 @@
 // A row-wise kernel: a fill, a reduction along the row and an elementwise op
 // over the row, each a row per warp, fused into one launch. The warps'
 // barriers order the three; the lanes stride over the row (the reduction with
-// shuffles, the elementwise op with a plain loop; each loop unrolled 4 times,
-// the rest of the row after it), and lane 0 writes the fill.
+// shuffles, the elementwise op with a plain loop; each loop in trips of 4
+// iterations, the rest of the row in one trip of masked iterations, whose
+// stores are guarded), and lane 0 writes the fill.
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @normalize
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
@@ -10,16 +11,25 @@
 // CHECK:         scf.if
 // CHECK:           memref.store %cst{{.*}}, %[[SUM:.+]][%c0]
 // CHECK:         gpu.barrier
-// CHECK:         scf.for %{{.+}} = %{{.+}} to %c1000 step %c32 iter_args
-// CHECK-COUNT-5:   gpu.shuffle xor
+// CHECK:         %[[PART:.+]]:2 = scf.for %{{.+}} = %{{.+}} to %c904 step %c128 iter_args
+// CHECK-COUNT-4:   memref.load
+// CHECK:         %[[ANY:.+]] = arith.cmpi ult, %[[PART]]#1, %c1000
+// CHECK:         scf.if %[[ANY]] -> (f32) {
+// CHECK-COUNT-3:   arith.cmpi ult
+// CHECK:         }
+// CHECK-COUNT-5: gpu.shuffle xor
 // CHECK:         gpu.barrier
 // CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
-// CHECK:         scf.for %[[J:.+]] = %[[LANE]] to %[[END:.+]] step %c128 {
+// CHECK:         %[[NEXT:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %c904 step %c128 iter_args
 // CHECK:           %[[X:.+]] = memref.load %{{.+}}[%c0, %[[J]]]
 // CHECK:           %[[S:.+]] = memref.load %{{.+}}[%c0]
 // CHECK:           %[[D:.+]] = arith.divf %[[X]], %[[S]]
 // CHECK:           memref.store %[[D]], %{{.+}}[%c0, %[[J]]]
-// CHECK:         scf.for %{{.+}} = %[[END]] to %c1000 step %c32 {
+// CHECK:         %[[REST:.+]] = arith.cmpi ult, %[[NEXT]], %c1000
+// CHECK:         scf.if %[[REST]] {
+// CHECK:           %[[VALID:.+]] = arith.cmpi ult, %[[NEXT]], %c1000
+// CHECK:           scf.if %[[VALID]] {
+// CHECK-NEXT:        memref.store
 // CHECK:         gpu.barrier
 // CHECK:         gpu.terminator
 // CHECK-NOT:   gpu.launch

@@ -7,9 +7,13 @@
 // CHECK-LABEL: func.func @argmax
 // CHECK:         %[[V0:.+]] = memref.load %{{.+}}[%c0] : memref<1xf32
 // CHECK:         %[[I0:.+]] = memref.load %{{.+}}[%c0] : memref<1xi64
-// CHECK:         %[[SCAN:.+]]:2 = scf.for %[[J:.+]] = %{{.+}} to %[[END:.+]] step %c128 iter_args(%{{.+}} = %[[V0]], %{{.+}} = %[[I0]]) -> (f32, i64)
+// CHECK:         %[[SCAN:.+]]:3 = scf.for %[[J:.+]] = %{{.+}} to %c904 step %c128 iter_args(%{{.+}} = %[[V0]], %{{.+}} = %[[I0]], %{{.+}}) -> (f32, i64, index)
 // CHECK:           arith.index_cast %[[J]] : index to i64
-// CHECK:         scf.for %{{.+}} = %[[END]] to %c1000 step %c32 iter_args(%{{.+}} = %[[SCAN]]#0, %{{.+}} = %[[SCAN]]#1) -> (f32, i64)
+// CHECK:         %[[ANY:.+]] = arith.cmpi ult, %[[SCAN]]#2, %c1000
+// CHECK:         scf.if %[[ANY]] -> (f32, i64)
+// CHECK:           scf.yield
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[SCAN]]#0, %[[SCAN]]#1
 // CHECK:         arith.cmpf ogt
 // CHECK:         arith.cmpf oeq
 // CHECK:         arith.cmpi slt

@@ -3,8 +3,7 @@
 // in two 32-bit shuffles (the subgroup-reduce lowering takes 32 bits only).
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @rowsum64
-// CHECK:         scf.for {{.*}} step %c128 {{.*}} -> (f64)
-// CHECK:         %[[PART:.+]] = scf.for {{.*}} step %c32 {{.*}} -> (f64)
+// CHECK:         %[[PART:.+]] = scf.for {{.*}} step %c128 {{.*}} -> (f64)
 // CHECK:         %[[BITS:.+]] = arith.bitcast %[[PART]] : f64 to i64
 // CHECK:         %[[LO:.+]] = arith.trunci %[[BITS]] : i64 to i32
 // CHECK:         gpu.shuffle xor %[[LO]], %c1_i32, %c32_i32 : i32
