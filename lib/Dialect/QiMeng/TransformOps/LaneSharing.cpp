@@ -6,6 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -268,6 +269,185 @@ Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
     moved = shuffle(raw);
   }
   return type == asInt ? moved : arith::BitcastOp::create(b, loc, type, moved);
+}
+
+/// Indices of `operand` of `op` at `index` of loop `loop`, every other
+/// loop (and a constant result: a kept unit dimension) at 0.
+static SmallVector<Value> getIndicesAt(linalg::LinalgOp op, OpOperand &operand,
+                                       unsigned loop, Value index, Value zero) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    indices.push_back(dim && dim.getPosition() == loop ? index : zero);
+  }
+  return indices;
+}
+
+/// The bytes of `type`'s elements, or 0 when they are not integers or
+/// floats of whole bytes.
+static int64_t getElementBytes(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return 0;
+  return element.getIntOrFloatBitWidth() / 8;
+}
+
+/// Whether `memref` is contiguous in its innermost dimension and each of
+/// its rows starts on a multiple of `width` elements from its buffer's
+/// start: static strides and offset that say so, or a subview with unit
+/// strides that starts its innermost dimension on such a multiple, of a
+/// memref that has them (tiling's views, whose strides are dynamic until
+/// they are folded).
+static bool hasAlignedRows(Value memref, int64_t width) {
+  while (true) {
+    auto type = cast<MemRefType>(memref.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
+      return false;
+    bool outerAligned = llvm::all_of(
+        ArrayRef<int64_t>(strides).drop_back(), [&](int64_t stride) {
+          return !ShapedType::isDynamic(stride) && stride % width == 0;
+        });
+    if (strides.back() == 1 && outerAligned && !ShapedType::isDynamic(offset))
+      return offset % width == 0;
+    auto subview = memref.getDefiningOp<memref::SubViewOp>();
+    if (!subview || subview.getSourceType().getRank() != type.getRank() ||
+        !llvm::all_of(subview.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }))
+      return false;
+    int64_t innerOffset = subview.getStaticOffsets().back();
+    if (ShapedType::isDynamic(innerOffset) || innerOffset % width != 0)
+      return false;
+    memref = subview.getSource();
+  }
+}
+
+int64_t getLaneVectorWidth(linalg::LinalgOp op, unsigned loop) {
+  constexpr int64_t kVectorBytes = 16;
+  int64_t extent = op.getStaticLoopRanges()[loop];
+  if (ShapedType::isDynamic(extent))
+    return 1;
+  int64_t widest = 0;
+  SmallVector<Value> rows;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!type || !map.isFunctionOfDim(loop))
+      continue;
+    int64_t bytes = getElementBytes(type);
+    // The loop's index must be the innermost dimension's alone.
+    if (bytes == 0 || map.getNumResults() == 0 ||
+        map.getResults().back() != getAffineDimExpr(loop, op->getContext()) ||
+        llvm::count_if(map.getResults(), [&](AffineExpr e) {
+          return e.isFunctionOfDim(loop);
+        }) != 1)
+      return 1;
+    widest = std::max(widest, bytes);
+    rows.push_back(operand.get());
+  }
+  if (widest == 0)
+    return 1;
+  int64_t width = kVectorBytes / widest;
+  if (width < 2 || extent % width != 0 ||
+      !llvm::all_of(rows, [&](Value v) { return hasAlignedRows(v, width); }))
+    return 1;
+  return width;
+}
+
+Value getGroupStart(OpBuilder &b, Location loc, Value group, int64_t width) {
+  if (width == 1)
+    return group;
+  return arith::MulIOp::create(b, loc, group,
+                               arith::ConstantIndexOp::create(b, loc, width));
+}
+
+Value getElementAt(OpBuilder &b, Location loc, Value first, int64_t j) {
+  if (j == 0)
+    return first;
+  return arith::AddIOp::create(b, loc, first,
+                               arith::ConstantIndexOp::create(b, loc, j));
+}
+
+SmallVector<SmallVector<Value>>
+loadLaneOperands(OpBuilder &b, Location loc, linalg::LinalgOp op, unsigned loop,
+                 Value first, int64_t width, Value zero, bool readInits) {
+  unsigned numArgs = op.getBlock()->getNumArguments();
+  SmallVector<SmallVector<Value>> values(width,
+                                         SmallVector<Value>(numArgs, Value()));
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (op.isDpsInit(&operand) &&
+        (!readInits || !op.payloadUsesValueFromOperand(&operand)))
+      continue;
+    unsigned arg = op.getMatchingBlockArgument(&operand).getArgNumber();
+    Value source = operand.get();
+    auto type = dyn_cast<MemRefType>(source.getType());
+    if (!type) {
+      for (int64_t j = 0; j < width; ++j)
+        values[j][arg] = source;
+      continue;
+    }
+    if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(loop)) {
+      Value scalar = memref::LoadOp::create(
+          b, loc, source, getIndicesAt(op, operand, loop, zero, zero));
+      for (int64_t j = 0; j < width; ++j)
+        values[j][arg] = scalar;
+      continue;
+    }
+    if (width == 1) {
+      values[0][arg] = memref::LoadOp::create(
+          b, loc, source, getIndicesAt(op, operand, loop, first, zero));
+      continue;
+    }
+    auto vectorType = VectorType::get({width}, type.getElementType());
+    auto load =
+        vector::LoadOp::create(b, loc, vectorType, source,
+                               getIndicesAt(op, operand, loop, first, zero));
+    load.setAlignment(width * getElementBytes(type));
+    for (int64_t j = 0; j < width; ++j)
+      values[j][arg] = vector::ExtractOp::create(b, loc, load, j);
+  }
+  return values;
+}
+
+SmallVector<Value> cloneBodyAt(OpBuilder &b, linalg::LinalgOp op,
+                               ArrayRef<Value> arguments, unsigned loop,
+                               Value index, Value zero,
+                               ArrayRef<Value> outputs) {
+  IRMapping mapping;
+  Block *body = op.getBlock();
+  for (auto [arg, value] : llvm::zip(body->getArguments(), arguments))
+    if (value)
+      mapping.map(arg, value);
+  // Carried values stand for the outputs (a reduction's accumulators).
+  for (auto [arg, value] : llvm::zip(op.getRegionOutputArgs(), outputs))
+    mapping.map(arg, value);
+  cloneBody(b, op, mapping,
+            [&](unsigned dim) { return dim == loop ? index : zero; });
+  SmallVector<Value> yielded;
+  for (Value value : body->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  return yielded;
+}
+
+void storeLaneResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                      unsigned loop, Value first, int64_t width, Value zero,
+                      ArrayRef<SmallVector<Value>> results) {
+  for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+    SmallVector<Value> indices = getIndicesAt(op, init, loop, first, zero);
+    if (width == 1) {
+      memref::StoreOp::create(b, loc, results[0][i], init.get(), indices);
+      continue;
+    }
+    SmallVector<Value> elements;
+    for (int64_t j = 0; j < width; ++j)
+      elements.push_back(results[j][i]);
+    auto type = cast<MemRefType>(init.get().getType());
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({width}, type.getElementType()), elements);
+    auto store = vector::StoreOp::create(b, loc, vector, init.get(), indices);
+    store.setAlignment(width * getElementBytes(type));
+  }
 }
 
 } // namespace mlir::qimeng::lanes

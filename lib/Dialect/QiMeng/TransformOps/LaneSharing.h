@@ -86,6 +86,45 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 /// widened for it, a 64-bit one in two halves.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 
+/// The elements each lane takes at once along loop `loop` of `op` (after
+/// tiling: its other loops have one iteration): 16 bytes of the widest
+/// operand element (fewer of narrower ones) when every buffer operand that
+/// loop indexes is contiguous along it in its innermost dimension, with
+/// static outer strides and a static loop length that the width divides
+/// (rows start 16-byte aligned in 256-byte aligned buffers); 1 otherwise.
+int64_t getLaneVectorWidth(linalg::LinalgOp op, unsigned loop);
+
+/// The values of the block arguments of `op` (its inputs, and with
+/// `readInits` the inits its body reads; null for the others) for each of
+/// the `width` elements `first`, `first` + 1, ... of loop `loop` (every
+/// other loop at 0): one vector load per operand the loop indexes when
+/// `width` > 1 (aligned to its bytes), scalar loads otherwise; an operand
+/// the loop does not index is loaded once.
+SmallVector<SmallVector<Value>>
+loadLaneOperands(OpBuilder &b, Location loc, linalg::LinalgOp op, unsigned loop,
+                 Value first, int64_t width, Value zero, bool readInits);
+
+/// The first element of group `group` of `width` elements.
+Value getGroupStart(OpBuilder &b, Location loc, Value group, int64_t width);
+
+/// Element `first` + `j`.
+Value getElementAt(OpBuilder &b, Location loc, Value first, int64_t j);
+
+/// Clones the body of `op` for element `index` of loop `loop` (every other
+/// loop at 0) with its block arguments bound to `arguments`; returns the
+/// values it yields.
+SmallVector<Value> cloneBodyAt(OpBuilder &b, linalg::LinalgOp op,
+                               ArrayRef<Value> arguments, unsigned loop,
+                               Value index, Value zero,
+                               ArrayRef<Value> outputs = {});
+
+/// Stores `results` (per element, per init) of `width` elements from
+/// `first` along loop `loop` into `op`'s inits: one vector store per init
+/// when `width` > 1.
+void storeLaneResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                      unsigned loop, Value first, int64_t width, Value zero,
+                      ArrayRef<SmallVector<Value>> results);
+
 } // namespace mlir::qimeng::lanes
 
 #endif // QIMENG_LIB_DIALECT_QIMENG_TRANSFORMOPS_LANESHARING_H

@@ -212,32 +212,29 @@ LogicalResult mlir::qimeng::distributeOnlineSum(gpu::LaunchOp launch,
       getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   Type maxType = op.getRegionOutputArgs()[0].getType();
   Type sumType = op.getRegionOutputArgs()[1].getType();
-  Block *body = op.getBlock();
-  SmallVector<BlockArgument> outs(op.getRegionOutputArgs());
 
-  // Each thread folds its slice from the empty sum (-inf, 0).
+  // Each thread folds its slice from the empty sum (-inf, 0), in groups of
+  // `width` contiguous elements (one vector load per operand).
+  int64_t width = getLaneVectorWidth(op, reductionLoop);
+  Value groups = extent;
+  if (width > 1)
+    groups = arith::ConstantIndexOp::create(
+        b, loc, op.getStaticLoopRanges()[reductionLoop] / width);
   SmallVector<Value> partial = buildStridedLoop(
-      b, loc, sharing, extent,
+      b, loc, sharing, groups,
       ValueRange{buildNegInfinity(b, loc, maxType),
                  buildFloat(b, loc, sumType, 0)},
-      [&](OpBuilder &nb, Location nloc, Value k, Value,
+      [&](OpBuilder &nb, Location nloc, Value group, Value,
           ValueRange acc) -> SmallVector<Value> {
-        IRMapping mapping;
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          Value value = input->get();
-          if (isa<MemRefType>(value.getType()))
-            value = memref::LoadOp::create(nb, nloc, value,
-                                           getIndices(op, *input, k, zero));
-          mapping.map(op.getMatchingBlockArgument(input), value);
-        }
-        mapping.map(outs[0], acc[0]);
-        mapping.map(outs[1], acc[1]);
-        cloneBody(nb, op, mapping, [&](unsigned dim) {
-          return dim == reductionLoop ? k : zero;
-        });
-        Operation *yield = body->getTerminator();
-        return {mapping.lookupOrDefault(yield->getOperand(0)),
-                mapping.lookupOrDefault(yield->getOperand(1))};
+        Value first = getGroupStart(nb, nloc, group, width);
+        SmallVector<SmallVector<Value>> args =
+            loadLaneOperands(nb, nloc, op, reductionLoop, first, width, zero,
+                             /*readInits=*/false);
+        SmallVector<Value> state(acc);
+        for (int64_t j = 0; j < width; ++j)
+          state = cloneBodyAt(nb, op, args[j], reductionLoop,
+                              getElementAt(nb, nloc, first, j), zero, state);
+        return state;
       });
   auto combine = [&](OpBuilder &nb, ValueRange mine,
                      ValueRange other) -> SmallVector<Value> {

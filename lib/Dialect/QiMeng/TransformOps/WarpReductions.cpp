@@ -110,26 +110,27 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
   };
 
   // Each thread folds iterations id, id + lanes, ... of the reduction loop
+  // (groups of `width` contiguous elements: one vector load per operand)
   // with the op's own body, starting from the neutral element.
-  Block *body = op.getBlock();
+  int64_t width = getLaneVectorWidth(op, reductionLoop);
+  Value groups = extent;
+  if (width > 1)
+    groups = arith::ConstantIndexOp::create(
+        b, loc, op.getStaticLoopRanges()[reductionLoop] / width);
   SmallVector<Value> folded = buildStridedLoop(
-      b, loc, sharing, extent, ValueRange{init},
-      [&](OpBuilder &nb, Location nloc, Value k, Value,
+      b, loc, sharing, groups, ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value group, Value,
           ValueRange acc) -> SmallVector<Value> {
-        IRMapping mapping;
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          Value value = input->get();
-          if (isa<MemRefType>(value.getType()))
-            value = memref::LoadOp::create(nb, nloc, value,
-                                           getIndices(op, *input, k, zero));
-          mapping.map(op.getMatchingBlockArgument(input), value);
-        }
-        mapping.map(output, acc.front());
-        cloneBody(nb, op, mapping, [&](unsigned dim) {
-          return dim == reductionLoop ? k : zero;
-        });
-        Value yielded = body->getTerminator()->getOperand(0);
-        return {mapping.lookupOrDefault(yielded)};
+        Value first = getGroupStart(nb, nloc, group, width);
+        SmallVector<SmallVector<Value>> args =
+            loadLaneOperands(nb, nloc, op, reductionLoop, first, width, zero,
+                             /*readInits=*/false);
+        Value total = acc.front();
+        for (int64_t j = 0; j < width; ++j)
+          total = cloneBodyAt(nb, op, args[j], reductionLoop,
+                              getElementAt(nb, nloc, first, j), zero, {total})
+                      .front();
+        return {total};
       });
   Value partial = folded.front();
   // 32-bit values: a subgroup reduction, lowered to shuffles below; 16- and
@@ -215,64 +216,49 @@ LogicalResult mlir::qimeng::distributeWarpElementwise(gpu::LaunchOp launch,
     return failure();
   const Sharing &sharing = *sharingOr;
   Value zero = sharing.zero;
-  // One iteration of the op at index `at` of the strided loop: loads, the
-  // body, stores.
-  Block *body = op.getBlock();
-  // `valid` (when not null) guards the stores of a masked iteration.
-  auto emitIteration = [&](OpBuilder &nb, Location nloc, Value at,
-                           Value valid) {
-    auto indices = [&](OpOperand &operand) {
-      SmallVector<Value> result;
-      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
-        auto dim = dyn_cast<AffineDimExpr>(e);
-        result.push_back(
-            strided && dim && dim.getPosition() == *strided ? at : zero);
-      }
-      return result;
-    };
-    IRMapping mapping;
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value value = operand.get();
-      // Inputs are loaded; outputs too when the body reads them.
-      bool isInit = op.isDpsInit(&operand);
-      if (isa<MemRefType>(value.getType()) &&
-          (!isInit || op.payloadUsesValueFromOperand(&operand)))
-        value = memref::LoadOp::create(nb, nloc, value, indices(operand));
-      if (!isInit || op.payloadUsesValueFromOperand(&operand))
-        mapping.map(op.getMatchingBlockArgument(&operand), value);
-    }
-    cloneBody(nb, op, mapping, [&](unsigned dim) {
-      return strided && dim == *strided ? at : zero;
-    });
-    auto store = [&](OpBuilder &sb, Location sloc) {
-      for (auto [init, yielded] : llvm::zip(
-               op.getDpsInitsMutable(), body->getTerminator()->getOperands()))
-        memref::StoreOp::create(sb, sloc, mapping.lookupOrDefault(yielded),
-                                init.get(), indices(init));
-    };
+  // `width` iterations of the op from `first` along the strided loop (none:
+  // the one element): loads (vectors when `width` > 1), the body, stores,
+  // guarded by `valid` when it is not null.
+  unsigned loop = strided ? *strided : op.getNumLoops();
+  int64_t width = strided ? getLaneVectorWidth(op, loop) : 1;
+  auto emitIterations = [&](OpBuilder &nb, Location nloc, Value first,
+                            Value valid) {
+    SmallVector<SmallVector<Value>> args = loadLaneOperands(
+        nb, nloc, op, loop, first, width, zero, /*readInits=*/true);
+    SmallVector<SmallVector<Value>> results;
+    for (int64_t j = 0; j < width; ++j)
+      results.push_back(cloneBodyAt(nb, op, args[j], loop,
+                                    getElementAt(nb, nloc, first, j), zero));
     if (!valid) {
-      store(nb, nloc);
+      storeLaneResults(nb, nloc, op, loop, first, width, zero, results);
       return;
     }
     scf::IfOp::create(nb, nloc, valid, [&](OpBuilder &sb, Location sloc) {
-      store(sb, sloc);
+      storeLaneResults(sb, sloc, op, loop, first, width, zero, results);
       scf::YieldOp::create(sb, sloc);
     });
   };
   if (strided) {
-    SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-    Value extent =
-        getValueOrCreateConstantIndexOp(b, loc, ranges[*strided].size);
-    buildStridedLoop(b, loc, sharing, extent, ValueRange{},
-                     [&](OpBuilder &nb, Location nloc, Value j, Value valid,
+    Value groups;
+    if (width > 1) {
+      groups = arith::ConstantIndexOp::create(
+          b, loc, op.getStaticLoopRanges()[loop] / width);
+    } else {
+      SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+      groups = getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size);
+    }
+    buildStridedLoop(b, loc, sharing, groups, ValueRange{},
+                     [&](OpBuilder &nb, Location nloc, Value group, Value valid,
                          ValueRange) -> SmallVector<Value> {
-                       emitIteration(nb, nloc, j, valid);
+                       emitIterations(nb, nloc,
+                                      getGroupStart(nb, nloc, group, width),
+                                      valid);
                        return {};
                      });
   } else {
     scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
                       [&](OpBuilder &nb, Location nloc) {
-                        emitIteration(nb, nloc, zero, Value());
+                        emitIterations(nb, nloc, zero, Value());
                         scf::YieldOp::create(nb, nloc);
                       });
   }

@@ -1,14 +1,14 @@
 // RUN: qimeng-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
 
-// The lanes of a warp share a row sum: lane l reads l, l + 32, ... (a row
-// of 256: 8 loads per lane, all in one trip, none masked), then butterfly
-// shuffles; lane 0 stores.
+// The lanes of a warp share a row sum: lane l reads vectors of 4 elements l,
+// l + 32, ... (a row of 256: 2 vectors per lane, in one trip, none masked),
+// then butterfly shuffles; lane 0 stores.
 // CHECK-LABEL: func.func @row_sums
 // CHECK:       gpu.launch
 // CHECK:         %[[LANE:.+]] = gpu.lane_id
 // CHECK-NOT:     scf.for
 // CHECK-NOT:     arith.select
-// CHECK-COUNT-8: memref.load
+// CHECK-COUNT-2: vector.load %{{.+}} {alignment = 16 : i64} : memref<1x256xf32, {{.*}}>, vector<4xf32>
 // CHECK-NOT:     scf.for
 // CHECK:         gpu.shuffle xor
 // CHECK:         arith.cmpi eq, %[[LANE]], %c0
@@ -106,19 +106,20 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Every thread of a 256-thread block shares one row (1000 elements, not a
-// multiple of the threads): thread t reads t, t + 256, ... in one trip of 4
-// loads, the last masked (past the row's end it reads the row's last
-// element, and its value is dropped); each warp's total goes to shared memory (a workgroup
+// multiple of the threads): thread t reads vector t of 4 elements (250
+// vectors: the last 6 threads' load is masked; past the row's end it reads
+// the row's last vector, and its value is dropped); each warp's total goes to shared memory (a workgroup
 // attribution of the launch), every thread combines the 8 in warp order,
 // thread 0 stores, a barrier follows.
 // CHECK-LABEL: func.func @block_row_max
 // CHECK:       gpu.launch
 // CHECK-SAME:    workgroup(%[[SCRATCH:.+]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
-// CHECK-NOT:     arith.select
-// CHECK:         %[[LAST:.+]] = arith.addi %[[TID]], %c768
-// CHECK:         %[[VALID:.+]] = arith.cmpi ult, %[[LAST]], %c1000
-// CHECK:         arith.select %[[VALID]], %[[LAST]], %c999
+// CHECK:         %[[VALID:.+]] = arith.cmpi ult, %[[TID]], %c250
+// CHECK:         %[[AT:.+]] = arith.select %[[VALID]], %[[TID]], %c249
+// CHECK:         %[[FIRST:.+]] = arith.muli %[[AT]], %c4
+// CHECK:         vector.load %{{.+}}[%c0, %[[FIRST]]]
+// CHECK:         arith.select %[[VALID]]
 // CHECK-NOT:     scf.for
 // CHECK:         gpu.shuffle xor
 // CHECK:         memref.store %{{.+}}, %[[SCRATCH]]

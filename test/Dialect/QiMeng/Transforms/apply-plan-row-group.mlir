@@ -1,9 +1,9 @@
 // A row-wise kernel: a fill, a reduction along the row and an elementwise op
 // over the row, each a row per warp, fused into one launch. The warps'
-// barriers order the three; the lanes stride over the row (the reduction with
-// shuffles, the elementwise op with a plain loop; each loop in trips of 4
-// iterations, the rest of the row in one trip of masked iterations, whose
-// stores are guarded), and lane 0 writes the fill.
+// barriers order the three; the lanes stride over the row in 128-bit
+// vectors (the reduction combined with shuffles); a row of 250 vectors is 8
+// per lane, one trip whose last vector is masked (its store guarded); lane
+// 0 writes the fill.
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @normalize
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
@@ -11,25 +11,22 @@
 // CHECK:         scf.if
 // CHECK:           memref.store %cst{{.*}}, %[[SUM:.+]][%c0]
 // CHECK:         gpu.barrier
-// CHECK:         %[[PART:.+]]:2 = scf.for %{{.+}} = %{{.+}} to %c904 step %c128 iter_args
-// CHECK-COUNT-4:   memref.load
-// CHECK:         %[[ANY:.+]] = arith.cmpi ult, %[[PART]]#1, %c1000
-// CHECK:         scf.if %[[ANY]] -> (f32) {
-// CHECK-COUNT-3:   arith.cmpi ult
-// CHECK:         }
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-7: vector.load %{{.+}} {alignment = 16 : i64} : memref<1x1000xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[LAST:.+]] = arith.cmpi ult, %{{.+}}, %c250
+// CHECK:         vector.load
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK:         gpu.barrier
 // CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
-// CHECK:         %[[NEXT:.+]] = scf.for %[[J:.+]] = %[[LANE]] to %c904 step %c128 iter_args
-// CHECK:           %[[X:.+]] = memref.load %{{.+}}[%c0, %[[J]]]
-// CHECK:           %[[S:.+]] = memref.load %{{.+}}[%c0]
-// CHECK:           %[[D:.+]] = arith.divf %[[X]], %[[S]]
-// CHECK:           memref.store %[[D]], %{{.+}}[%c0, %[[J]]]
-// CHECK:         %[[REST:.+]] = arith.cmpi ult, %[[NEXT]], %c1000
-// CHECK:         scf.if %[[REST]] {
-// CHECK:           %[[VALID:.+]] = arith.cmpi ult, %[[NEXT]], %c1000
-// CHECK:           scf.if %[[VALID]] {
-// CHECK-NEXT:        memref.store
+// CHECK:         %[[X:.+]] = vector.load %{{.+}}[%c0, %[[J:.+]]] {alignment = 16 : i64}
+// CHECK:         %[[S:.+]] = memref.load %{{.+}}[%c0]
+// CHECK:         arith.divf %{{.+}}, %[[S]]
+// CHECK-COUNT-3: arith.divf
+// CHECK:         vector.store %{{.+}}, %{{.+}}[%c0, %[[J]]] {alignment = 16 : i64}
+// CHECK-COUNT-6: vector.store
+// CHECK:         %[[VALID:.+]] = arith.cmpi ult, %{{.+}}, %c250
+// CHECK:         scf.if %[[VALID]] {
+// CHECK:           vector.store
 // CHECK:         gpu.barrier
 // CHECK:         gpu.terminator
 // CHECK-NOT:   gpu.launch

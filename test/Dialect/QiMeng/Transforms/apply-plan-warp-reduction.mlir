@@ -1,16 +1,18 @@
 // A reduction tiled to warps: each lane folds a strided slice of the row with
-// the op's own body (coalesced loads, four per trip; the trips cover the row
-// of 4096 whole), the lanes combine with xor shuffles, lane 0 folds the
-// total into the output.
+// the op's own body (coalesced 128-bit loads of 4 elements, four per trip;
+// the trips cover the row of 4096 whole), the lanes combine with xor
+// shuffles, lane 0 folds the total into the output.
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @rowmax
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
 // CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
-// CHECK:         %[[PART:.+]] = scf.for %[[K:.+]] = %[[LANE]] to %c4000 step %c128 iter_args(%[[ACC:.+]] = %[[NEG:.+]]) -> (f32) {
-// CHECK:           %[[X:.+]] = memref.load %{{.*}}[%c0, %[[K]]]
+// CHECK:         %[[PART:.+]] = scf.for %[[G:.+]] = %[[LANE]] to %c928 step %c128 iter_args(%[[ACC:.+]] = %[[NEG:.+]]) -> (f32) {
+// CHECK:           %[[FIRST:.+]] = arith.muli %[[G]], %c4
+// CHECK:           %[[V:.+]] = vector.load %{{.*}}[%c0, %[[FIRST]]] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
+// CHECK:           %[[X:.+]] = vector.extract %[[V]][0]
 // CHECK:           %[[E:.+]] = math.exp %[[X]]
 // CHECK:           arith.maximumf %[[E]], %[[ACC]]
-// CHECK-COUNT-3:   math.exp
+// CHECK-COUNT-15:  math.exp
 // CHECK-NOT:     scf.if
 // CHECK:         gpu.shuffle xor %[[PART]],
 // CHECK-COUNT-4:   gpu.shuffle xor
