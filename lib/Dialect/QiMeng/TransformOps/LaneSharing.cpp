@@ -284,12 +284,15 @@ static SmallVector<Value> getIndicesAt(linalg::LinalgOp op, OpOperand &operand,
 }
 
 /// The bytes of `type`'s elements, or 0 when they are not integers or
-/// floats of whole bytes.
+/// floats of 1, 2, 4 or 8 bytes.
 static int64_t getElementBytes(Type type) {
   Type element = getElementTypeOrSelf(type);
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+  if (!element.isIntOrFloat())
     return 0;
-  return element.getIntOrFloatBitWidth() / 8;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits % 8 != 0 || !llvm::isPowerOf2_32(bits / 8) || bits > 64)
+    return 0;
+  return bits / 8;
 }
 
 /// Whether `memref` is contiguous in its innermost dimension and each of

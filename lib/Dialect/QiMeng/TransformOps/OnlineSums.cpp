@@ -69,9 +69,18 @@ std::pair<Value, Value> mlir::qimeng::buildOnlineSumStep(OpBuilder &b,
   // rescaled), else of x.
   Value term = arith::SelectOp::create(b, loc, grew, m, x);
   Value e = buildExpOfDifference(b, loc, term, buildOffset(b, loc, next), type);
+  // x's own term when it is the new maximum, exp(x - x): 1, or NaN for an
+  // infinite x, as (x - m') * 0 + 1 (no second exponential).
+  Value own = arith::AddFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc,
+                            arith::SubFOp::create(b, loc, x, next).getResult(),
+                            buildFloat(b, loc, x.getType(), 0))
+          .getResult(),
+      buildFloat(b, loc, x.getType(), 1));
   Value rescaled = arith::AddFOp::create(
       b, loc, arith::MulFOp::create(b, loc, s, e).getResult(),
-      buildFloat(b, loc, type, 1));
+      widen(b, loc, own, type));
   Value added = arith::AddFOp::create(b, loc, s, e);
   Value sum = arith::SelectOp::create(b, loc, grew, rescaled, added);
   return {next, sum};
@@ -167,8 +176,16 @@ std::optional<OnlineMax> mlir::qimeng::matchOnlineSum(linalg::LinalgOp op) {
     return std::nullopt;
   auto rescaled = defOf<arith::AddFOp>(sum.getTrueValue());
   auto added = defOf<arith::AddFOp>(sum.getFalseValue());
-  if (!rescaled || !added || added.getLhs() != s ||
-      !isFloatConstant(rescaled.getRhs(), 1))
+  if (!rescaled || !added || added.getLhs() != s)
+    return std::nullopt;
+  // own = (x - m') * 0 + 1
+  auto own = defOf<arith::AddFOp>(stripWidening(rescaled.getRhs()));
+  auto ownProduct = own ? defOf<arith::MulFOp>(own.getLhs()) : nullptr;
+  auto ownDifference =
+      ownProduct ? defOf<arith::SubFOp>(ownProduct.getLhs()) : nullptr;
+  if (!ownDifference || !isFloatConstant(own.getRhs(), 1) ||
+      !isFloatConstant(ownProduct.getRhs(), 0) || ownDifference.getLhs() != x ||
+      ownDifference.getRhs() != next)
     return std::nullopt;
   auto product = defOf<arith::MulFOp>(rescaled.getLhs());
   if (!product || product.getLhs() != s || product.getRhs() != added.getRhs())

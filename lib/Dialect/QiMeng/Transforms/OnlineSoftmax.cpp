@@ -66,20 +66,25 @@ Operation *getFold(linalg::GenericOp op, BlockArgument out, Value &value) {
 }
 
 /// The row maximum `op` (yield max(x, out) for an element x of the inputs,
-/// started from NaN or -inf), or std::nullopt.
+/// started from -inf, or from NaN for maxnumf, which skips it), or
+/// std::nullopt.
 std::optional<std::pair<OnlineMax, Value>> matchRowMax(linalg::GenericOp op) {
-  if (!isRowReduction(op) ||
-      !getFloatFill(op.getDpsInits()[0], [](const APFloat &v) {
-        return v.isNaN() || (v.isInfinity() && v.isNegative());
-      }))
+  if (!isRowReduction(op))
     return std::nullopt;
   Value element;
   Operation *max = getFold(op, op.getRegionOutputArgs()[0], element);
+  std::optional<OnlineMax> kind;
   if (isa_and_nonnull<arith::MaxNumFOp>(max))
-    return std::make_pair(OnlineMax::MaxNumF, element);
-  if (isa_and_nonnull<arith::MaximumFOp>(max))
-    return std::make_pair(OnlineMax::MaximumF, element);
-  return std::nullopt;
+    kind = OnlineMax::MaxNumF;
+  else if (isa_and_nonnull<arith::MaximumFOp>(max))
+    kind = OnlineMax::MaximumF;
+  // maximumf from NaN is NaN whatever the row holds.
+  if (!kind || !getFloatFill(op.getDpsInits()[0], [&](const APFloat &v) {
+        return (v.isInfinity() && v.isNegative()) ||
+               (v.isNaN() && *kind == OnlineMax::MaxNumF);
+      }))
+    return std::nullopt;
+  return std::make_pair(*kind, element);
 }
 
 /// Whether `a` (in `opA`'s body) and `b` (in `opB`'s body) compute the same

@@ -1,6 +1,6 @@
 // RUN: qimeng-opt %s --qimeng-prepare="num-sms=132 wgmma=true" --qimeng-split-reductions --qimeng-online-softmax -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
-// RUN: for f in softmax masked short_rows max_read_early; do \
+// RUN: for f in softmax masked short_rows max_read_early maximumf_from_nan plus_inf; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
 // RUN: for f in log_softmax scaled softmax_f16 scaled_f16; do \
 // RUN:   qimeng-run --cpu --verify --trials=2 --shape=0=3 --entry=$f --reference=%s %t.mlir 2>&1 | FileCheck %s --check-prefix=HOST || exit 1; done
@@ -205,4 +205,76 @@ func.func @max_read_early(%x: tensor<64x100xf32>) -> (tensor<64xf32>, tensor<64x
     linalg.yield %r : f32
   } -> tensor<64xf32>
   return %d, %s : tensor<64xf32>, tensor<64xf32>
+}
+
+// A maximumf from NaN is NaN whatever the row holds: not an online sum's
+// maximum (the fused step starts from -inf).
+// CHECK-LABEL: func.func @maximumf_from_nan
+// CHECK:         linalg.generic {{.*}} outs(%{{.+}} : tensor<8xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.+}} : tensor<8xf32>)
+func.func @maximumf_from_nan(%x: tensor<8x64xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %nan = arith.constant 0x7FC00000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %mi = linalg.fill ins(%nan : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%mi : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%si : tensor<8xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %ex = math.exp %d : f32
+    %r = arith.addf %ex, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %m, %s : tensor<8xf32>, tensor<8xf32>
+}
+
+// A row with +inf: the two-pass sum is NaN (exp(inf - inf)), and so is the
+// online one (x's own term is (x - m') * 0 + 1). Row 3 holds +inf at
+// column 7; every row's softmax is NaN there and 0 or NaN elsewhere, as
+// before.
+// CHECK-LABEL: func.func @plus_inf
+// CHECK:         linalg.generic {{.*}} outs(%{{.+}}, %{{.+}} : tensor<16xf32>, tensor<16xf32>)
+func.func @plus_inf(%x: tensor<16x64xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %inf = arith.constant 0x7F800000 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %ye = tensor.empty() : tensor<16x64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x64xf32>) outs(%ye : tensor<16x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ri = arith.cmpi eq, %i, %c3 : index
+    %cj = arith.cmpi eq, %j, %c7 : index
+    %at = arith.andi %ri, %cj : i1
+    %v = arith.select %at, %inf, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<16x64xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<16x64xf32>) outs(%mi : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y, %m : tensor<16x64xf32>, tensor<16xf32>) outs(%si : tensor<16xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %ex = math.exp %d : f32
+    %r = arith.addf %ex, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %m, %s : tensor<16xf32>, tensor<16xf32>
 }

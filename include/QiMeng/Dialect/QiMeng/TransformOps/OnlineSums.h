@@ -8,10 +8,14 @@
 // s the sum of exponentials relative to the running maximum,
 //
 //   m' = max(m, x)
-//   s' = x > m ? s * exp(m - m') + 1 : s + exp(x - m')
+//   s' = x > m ? s * exp(m - m') + (x - m') * 0 + 1 : s + exp(x - m')
 //
-// (one exponential per element; m' of -inf is taken as 0 inside the
-// exponentials, so rows that start with -inf (masked entries) stay exact).
+// (one exponential per element; (x - m') * 0 + 1 is exp(x - x): 1, or NaN
+// for an infinite x, as in the two-pass sum; m' of -inf is taken as 0 inside
+// the exponentials, so rows that start with -inf (masked entries) stay
+// exact. A row of -inf alone sums to 0 where the two-pass sum is NaN, and
+// maxnumf's row of NaN alone has the maximum -inf; softmax and log-softmax
+// of such rows are NaN either way).
 // Two partial results combine as
 //
 //   m = max(m1, m2),  s = s1 * exp(m1 - m) + s2 * exp(m2 - m).
