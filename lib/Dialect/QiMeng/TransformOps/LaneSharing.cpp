@@ -3,6 +3,7 @@
 #include "LaneSharing.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -451,6 +452,51 @@ void storeLaneResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
     auto store = vector::StoreOp::create(b, loc, vector, init.get(), indices);
     store.setAlignment(width * getElementBytes(type));
   }
+}
+
+FailureOr<LaneReduction> buildLaneReduction(OpBuilder &b, gpu::LaunchOp launch,
+                                            linalg::LinalgOp op,
+                                            int64_t lanes) {
+  if (!isIndexedByProjections(op))
+    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
+                                "an operand is not indexed by a projected "
+                                "permutation of the loops";
+  FailureOr<unsigned> loop = getWarpReductionLoop(op);
+  if (failed(loop))
+    return failure();
+  Location loc = op.getLoc();
+  FailureOr<Sharing> sharing = buildSharing(b, loc, launch, op, lanes);
+  if (failed(sharing))
+    return failure();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  Value extent = getValueOrCreateConstantIndexOp(b, loc, ranges[*loop].size);
+  return LaneReduction{*loop, *sharing, extent};
+}
+
+SmallVector<Value> foldLaneSlice(OpBuilder &b, Location loc,
+                                 linalg::LinalgOp op,
+                                 const LaneReduction &reduction,
+                                 ValueRange inits) {
+  unsigned loop = reduction.loop;
+  Value zero = reduction.sharing.zero;
+  int64_t width = getLaneVectorWidth(op, loop);
+  Value groups = reduction.extent;
+  if (width > 1)
+    groups = arith::ConstantIndexOp::create(
+        b, loc, op.getStaticLoopRanges()[loop] / width);
+  return buildStridedLoop(
+      b, loc, reduction.sharing, groups, inits,
+      [&](OpBuilder &nb, Location nloc, Value group, Value,
+          ValueRange acc) -> SmallVector<Value> {
+        Value first = getGroupStart(nb, nloc, group, width);
+        SmallVector<SmallVector<Value>> args = loadLaneOperands(
+            nb, nloc, op, loop, first, width, zero, /*readInits=*/false);
+        SmallVector<Value> state(acc);
+        for (int64_t j = 0; j < width; ++j)
+          state = cloneBodyAt(nb, op, args[j], loop,
+                              getElementAt(nb, nloc, first, j), zero, state);
+        return state;
+      });
 }
 
 } // namespace mlir::qimeng::lanes

@@ -125,6 +125,29 @@ void storeLaneResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
                       unsigned loop, Value first, int64_t width, Value zero,
                       ArrayRef<SmallVector<Value>> results);
 
+/// A reduction the lanes share: its reduction loop, who shares it and the
+/// loop's length.
+struct LaneReduction {
+  unsigned loop;
+  Sharing sharing;
+  Value extent;
+};
+
+/// The sharing of the reduction `op` (after tiling to warps) by `lanes`
+/// threads of `launch`, at `b` (before `op`); an error on `op` when an
+/// operand is not indexed by a projection of the loops or a parallel loop
+/// has more than one iteration.
+FailureOr<LaneReduction> buildLaneReduction(OpBuilder &b, gpu::LaunchOp launch,
+                                            linalg::LinalgOp op, int64_t lanes);
+
+/// Each thread's fold of its strided slice of `reduction`'s loop with the
+/// body of `op`, from `inits` (the values standing for the outputs), in
+/// groups of getLaneVectorWidth elements; returns the folded values.
+SmallVector<Value> foldLaneSlice(OpBuilder &b, Location loc,
+                                 linalg::LinalgOp op,
+                                 const LaneReduction &reduction,
+                                 ValueRange inits);
+
 } // namespace mlir::qimeng::lanes
 
 #endif // QIMENG_LIB_DIALECT_QIMENG_TRANSFORMOPS_LANESHARING_H

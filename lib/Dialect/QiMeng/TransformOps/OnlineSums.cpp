@@ -208,51 +208,22 @@ LogicalResult mlir::qimeng::distributeOnlineSum(gpu::LaunchOp launch,
   if (!kind || !op.hasPureBufferSemantics())
     return op->emitOpError() << "cannot be shared by lanes as an online sum: "
                                 "it needs buffers and the online step's body";
-  if (!isIndexedByProjections(op))
-    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
-                                "an operand is not indexed by a projected "
-                                "permutation of the loops";
-  FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
-  if (failed(reductionLoopOr))
-    return failure();
-  unsigned reductionLoop = *reductionLoopOr;
-
   OpBuilder b(op);
   Location loc = op.getLoc();
-  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
-  if (failed(sharingOr))
+  FailureOr<LaneReduction> reduction = buildLaneReduction(b, launch, op, lanes);
+  if (failed(reduction))
     return failure();
-  const Sharing &sharing = *sharingOr;
+  const Sharing &sharing = reduction->sharing;
   Value zero = sharing.zero;
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   Type maxType = op.getRegionOutputArgs()[0].getType();
   Type sumType = op.getRegionOutputArgs()[1].getType();
 
   // Each thread folds its slice from the empty sum (-inf, 0), in groups of
-  // `width` contiguous elements (one vector load per operand).
-  int64_t width = getLaneVectorWidth(op, reductionLoop);
-  Value groups = extent;
-  if (width > 1)
-    groups = arith::ConstantIndexOp::create(
-        b, loc, op.getStaticLoopRanges()[reductionLoop] / width);
-  SmallVector<Value> partial = buildStridedLoop(
-      b, loc, sharing, groups,
-      ValueRange{buildNegInfinity(b, loc, maxType),
-                 buildFloat(b, loc, sumType, 0)},
-      [&](OpBuilder &nb, Location nloc, Value group, Value,
-          ValueRange acc) -> SmallVector<Value> {
-        Value first = getGroupStart(nb, nloc, group, width);
-        SmallVector<SmallVector<Value>> args =
-            loadLaneOperands(nb, nloc, op, reductionLoop, first, width, zero,
-                             /*readInits=*/false);
-        SmallVector<Value> state(acc);
-        for (int64_t j = 0; j < width; ++j)
-          state = cloneBodyAt(nb, op, args[j], reductionLoop,
-                              getElementAt(nb, nloc, first, j), zero, state);
-        return state;
-      });
+  // contiguous elements (one vector load per operand).
+  SmallVector<Value> partial =
+      foldLaneSlice(b, loc, op, *reduction,
+                    ValueRange{buildNegInfinity(b, loc, maxType),
+                               buildFloat(b, loc, sumType, 0)});
   auto combine = [&](OpBuilder &nb, ValueRange mine,
                      ValueRange other) -> SmallVector<Value> {
     auto [m, s] = buildOnlineSumCombine(nb, loc, mine[0], mine[1], other[0],

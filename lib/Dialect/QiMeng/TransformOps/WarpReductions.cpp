@@ -77,25 +77,13 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
            << "cannot be reduced by the lanes of a warp: it needs one output, "
               "one reduction loop and a single add, mul, min or max combiner "
               "on 16-, 32- or 64-bit values";
-  if (!isIndexedByProjections(op))
-    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
-                                "an operand is not indexed by a projected "
-                                "permutation of the loops";
-  FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
-  if (failed(reductionLoopOr))
-    return failure();
-  unsigned reductionLoop = *reductionLoopOr;
-
   OpBuilder b(op);
   Location loc = op.getLoc();
-  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
-  if (failed(sharingOr))
+  FailureOr<LaneReduction> reduction = buildLaneReduction(b, launch, op, lanes);
+  if (failed(reduction))
     return failure();
-  const Sharing &sharing = *sharingOr;
+  const Sharing &sharing = reduction->sharing;
   Value zero = sharing.zero;
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   if (!neutral)
     return op->emitOpError() << "has a combiner without a neutral element";
@@ -110,28 +98,10 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
   };
 
   // Each thread folds iterations id, id + lanes, ... of the reduction loop
-  // (groups of `width` contiguous elements: one vector load per operand)
-  // with the op's own body, starting from the neutral element.
-  int64_t width = getLaneVectorWidth(op, reductionLoop);
-  Value groups = extent;
-  if (width > 1)
-    groups = arith::ConstantIndexOp::create(
-        b, loc, op.getStaticLoopRanges()[reductionLoop] / width);
-  SmallVector<Value> folded = buildStridedLoop(
-      b, loc, sharing, groups, ValueRange{init},
-      [&](OpBuilder &nb, Location nloc, Value group, Value,
-          ValueRange acc) -> SmallVector<Value> {
-        Value first = getGroupStart(nb, nloc, group, width);
-        SmallVector<SmallVector<Value>> args =
-            loadLaneOperands(nb, nloc, op, reductionLoop, first, width, zero,
-                             /*readInits=*/false);
-        Value total = acc.front();
-        for (int64_t j = 0; j < width; ++j)
-          total = cloneBodyAt(nb, op, args[j], reductionLoop,
-                              getElementAt(nb, nloc, first, j), zero, {total})
-                      .front();
-        return {total};
-      });
+  // (in groups of contiguous elements: one vector load per operand) with
+  // the op's own body, starting from the neutral element.
+  SmallVector<Value> folded =
+      foldLaneSlice(b, loc, op, *reduction, ValueRange{init});
   Value partial = folded.front();
   // 32-bit values: a subgroup reduction, lowered to shuffles below; 16- and
   // 64-bit ones (which that lowering does not take): the butterfly here,
