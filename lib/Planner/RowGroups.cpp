@@ -245,6 +245,10 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
   return worth;
 }
 
+bool mlir::qimeng::takesThreadPerRow(int64_t rowLength, int64_t warpSize) {
+  return !ShapedType::isDynamic(rowLength) && rowLength < warpSize;
+}
+
 int64_t mlir::qimeng::getRowLanes(const RowGroup &group,
                                   const TargetProfile &target) {
   constexpr int64_t kWarpsPerSM = 16;
@@ -255,9 +259,7 @@ int64_t mlir::qimeng::getRowLanes(const RowGroup &group,
   int64_t warp = target.warpSize;
   int64_t busy = kWarpsPerSM * target.numSMs;
   bool staticRow = !ShapedType::isDynamic(group.rowLength);
-  // Rows shorter than a warp: a thread per row (a warp's idle lanes would
-  // outnumber its busy ones).
-  if (staticRow && group.rowLength < warp)
+  if (takesThreadPerRow(group.rowLength, warp))
     return 1;
   bool dynamicRows = llvm::any_of(group.rows, ShapedType::isDynamic);
   int64_t rows = 1;

@@ -38,6 +38,11 @@ findRowGroups(ArrayRef<linalg::LinalgOp> roots,
               llvm::function_ref<bool(linalg::LinalgOp)> isLaneReducible,
               const llvm::SmallPtrSetImpl<Operation *> &excluded);
 
+/// Whether rows of `rowLength` elements (static, or ShapedType::kDynamic)
+/// run a thread per row: static rows shorter than a warp, whose idle lanes
+/// would outnumber the busy ones.
+bool takesThreadPerRow(int64_t rowLength, int64_t warpSize);
+
 /// How many threads share each row of `group` when it runs as one kernel on
 /// `target`; 0 when it runs better split (its reductions
 /// across blocks by qimeng-split-reductions, then op by op).

@@ -48,7 +48,6 @@ FailureOr<Sharing> buildSharing(OpBuilder &b, Location loc,
   Sharing sharing;
   sharing.lanes = lanes;
   sharing.zero = arith::ConstantIndexOp::create(b, loc, 0);
-  sharing.count = arith::ConstantIndexOp::create(b, loc, lanes);
   if (sharing.isBlock())
     sharing.id = gpu::ThreadIdOp::create(
         b, loc, b.getIndexType(),
@@ -223,20 +222,6 @@ void cloneBody(OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
   }
 }
 
-SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
-                              Value reductionIndex, Value zero) {
-  SmallVector<Value> indices;
-  for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
-    // A constant (a kept unit dimension) is index 0.
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    indices.push_back(dim && op.getIteratorTypesArray()[dim.getPosition()] ==
-                                  utils::IteratorType::reduction
-                          ? reductionIndex
-                          : zero);
-  }
-  return indices;
-}
-
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
   Type type = value.getType();
   unsigned bits = type.getIntOrFloatBitWidth();
@@ -272,10 +257,8 @@ Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
   return type == asInt ? moved : arith::BitcastOp::create(b, loc, type, moved);
 }
 
-/// Indices of `operand` of `op` at `index` of loop `loop`, every other
-/// loop (and a constant result: a kept unit dimension) at 0.
-static SmallVector<Value> getIndicesAt(linalg::LinalgOp op, OpOperand &operand,
-                                       unsigned loop, Value index, Value zero) {
+SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                              unsigned loop, Value index, Value zero) {
   SmallVector<Value> indices;
   for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
     auto dim = dyn_cast<AffineDimExpr>(e);
@@ -393,20 +376,19 @@ loadLaneOperands(OpBuilder &b, Location loc, linalg::LinalgOp op, unsigned loop,
     }
     if (!op.getMatchingIndexingMap(&operand).isFunctionOfDim(loop)) {
       Value scalar = memref::LoadOp::create(
-          b, loc, source, getIndicesAt(op, operand, loop, zero, zero));
+          b, loc, source, getIndices(op, operand, loop, zero, zero));
       for (int64_t j = 0; j < width; ++j)
         values[j][arg] = scalar;
       continue;
     }
     if (width == 1) {
       values[0][arg] = memref::LoadOp::create(
-          b, loc, source, getIndicesAt(op, operand, loop, first, zero));
+          b, loc, source, getIndices(op, operand, loop, first, zero));
       continue;
     }
     auto vectorType = VectorType::get({width}, type.getElementType());
-    auto load =
-        vector::LoadOp::create(b, loc, vectorType, source,
-                               getIndicesAt(op, operand, loop, first, zero));
+    auto load = vector::LoadOp::create(
+        b, loc, vectorType, source, getIndices(op, operand, loop, first, zero));
     load.setAlignment(width * getElementBytes(type));
     for (int64_t j = 0; j < width; ++j)
       values[j][arg] = vector::ExtractOp::create(b, loc, load, j);
@@ -438,7 +420,7 @@ void storeLaneResults(OpBuilder &b, Location loc, linalg::LinalgOp op,
                       unsigned loop, Value first, int64_t width, Value zero,
                       ArrayRef<SmallVector<Value>> results) {
   for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-    SmallVector<Value> indices = getIndicesAt(op, init, loop, first, zero);
+    SmallVector<Value> indices = getIndices(op, init, loop, first, zero);
     if (width == 1) {
       memref::StoreOp::create(b, loc, results[0][i], init.get(), indices);
       continue;

@@ -23,10 +23,10 @@ bool isIndexedByProjections(linalg::LinalgOp op);
 
 /// Who shares one tile of an op: the 32 lanes of a warp, or every thread of
 /// the block (`lanes` of them, along x). `id` is this thread's number among
-/// them; a thread strides by `count` over the shared loop.
+/// them; a thread strides by `lanes` over the shared loop.
 struct Sharing {
   int64_t lanes;
-  Value zero, count, id;
+  Value zero, id;
   bool isBlock() const { return lanes > qimeng::kWarpSize; }
 };
 
@@ -76,10 +76,10 @@ FailureOr<unsigned> getWarpReductionLoop(linalg::LinalgOp op);
 void cloneBody(OpBuilder &b, linalg::LinalgOp op, IRMapping &mapping,
                function_ref<Value(unsigned)> indexOf);
 
-/// Indices of operand `operand` of `op` at loop position `reductionIndex`
-/// of the reduction loop (every parallel loop at 0).
+/// Indices of `operand` of `op` at `index` of loop `loop`, every other
+/// loop (and a constant result: a kept unit dimension) at `zero`.
 SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
-                              Value reductionIndex, Value zero);
+                              unsigned loop, Value index, Value zero);
 
 /// The value of `value` (an integer or float of 8 to 64 bits) in the lane
 /// whose id is this lane's xor `offset`: 32-bit shuffles, a narrower value

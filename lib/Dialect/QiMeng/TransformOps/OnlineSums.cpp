@@ -240,8 +240,10 @@ LogicalResult mlir::qimeng::distributeOnlineSum(gpu::LaunchOp launch,
   // The first thread folds the total into the outputs' values.
   OpOperand *maxOut = op.getDpsInitOperand(0);
   OpOperand *sumOut = op.getDpsInitOperand(1);
-  SmallVector<Value> maxIndices = getIndices(op, *maxOut, zero, zero);
-  SmallVector<Value> sumIndices = getIndices(op, *sumOut, zero, zero);
+  SmallVector<Value> maxIndices =
+      getIndices(op, *maxOut, reduction->loop, zero, zero);
+  SmallVector<Value> sumIndices =
+      getIndices(op, *sumOut, reduction->loop, zero, zero);
   scf::IfOp::create(
       b, loc, isFirstThread(b, loc, sharing), [&](OpBuilder &nb, Location nl) {
         SmallVector<Value> old = {

@@ -124,7 +124,8 @@ LogicalResult mlir::qimeng::distributeWarpReduction(gpu::LaunchOp launch,
                 .front();
   // The first thread folds the total into the output element.
   OpOperand *init0 = op.getDpsInitOperand(0);
-  SmallVector<Value> outIndices = getIndices(op, *init0, zero, zero);
+  SmallVector<Value> outIndices =
+      getIndices(op, *init0, reduction->loop, zero, zero);
   Value old = memref::LoadOp::create(b, loc, init0->get(), outIndices);
   Value combined = combine(b, old, total);
   scf::IfOp::create(b, loc, isFirstThread(b, loc, sharing),
@@ -310,51 +311,27 @@ static LogicalResult distributeWarpArgReduction(gpu::LaunchOp launch,
                                                 linalg::LinalgOp op,
                                                 ArgReduction match,
                                                 int64_t lanes) {
-  FailureOr<unsigned> reductionLoopOr = getWarpReductionLoop(op);
-  if (failed(reductionLoopOr))
-    return failure();
-  unsigned reductionLoop = *reductionLoopOr;
-  if (!isIndexedByProjections(op))
-    return op->emitOpError() << "cannot be reduced by the lanes of a warp: "
-                                "an operand is not indexed by a projected "
-                                "permutation of the loops";
   OpBuilder b(op);
   Location loc = op.getLoc();
-  FailureOr<Sharing> sharingOr = buildSharing(b, loc, launch, op, lanes);
-  if (failed(sharingOr))
+  FailureOr<LaneReduction> reduction = buildLaneReduction(b, launch, op, lanes);
+  if (failed(reduction))
     return failure();
-  const Sharing &sharing = *sharingOr;
+  const Sharing &sharing = reduction->sharing;
   Value zero = sharing.zero;
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  Value extent =
-      getValueOrCreateConstantIndexOp(b, loc, ranges[reductionLoop].size);
   OpOperand *valueOut = op.getDpsInitOperand(0);
   OpOperand *indexOut = op.getDpsInitOperand(1);
-  SmallVector<Value> outIndices = getIndices(op, *valueOut, zero, zero);
+  SmallVector<Value> outIndices =
+      getIndices(op, *valueOut, reduction->loop, zero, zero);
+  SmallVector<Value> indexIndices =
+      getIndices(op, *indexOut, reduction->loop, zero, zero);
   Value startValue =
       memref::LoadOp::create(b, loc, valueOut->get(), outIndices);
-  Value startIndex = memref::LoadOp::create(
-      b, loc, indexOut->get(), getIndices(op, *indexOut, zero, zero));
-  Block *body = op.getBlock();
-  SmallVector<BlockArgument> outs(op.getRegionOutputArgs());
-  OpOperand *input = op.getDpsInputOperand(0);
-  SmallVector<Value> scanned = buildStridedLoop(
-      b, loc, sharing, extent, ValueRange{startValue, startIndex},
-      [&](OpBuilder &nb, Location nloc, Value k, Value,
-          ValueRange acc) -> SmallVector<Value> {
-        IRMapping mapping;
-        mapping.map(op.getMatchingBlockArgument(input),
-                    memref::LoadOp::create(nb, nloc, input->get(),
-                                           getIndices(op, *input, k, zero)));
-        mapping.map(outs[0], acc[0]);
-        mapping.map(outs[1], acc[1]);
-        cloneBody(nb, op, mapping, [&](unsigned dim) {
-          return dim == reductionLoop ? k : zero;
-        });
-        Operation *yield = body->getTerminator();
-        return {mapping.lookupOrDefault(yield->getOperand(0)),
-                mapping.lookupOrDefault(yield->getOperand(1))};
-      });
+  Value startIndex =
+      memref::LoadOp::create(b, loc, indexOut->get(), indexIndices);
+  // Each lane scans its slice in increasing index order, so the first best
+  // element of the slice wins.
+  SmallVector<Value> scanned =
+      foldLaneSlice(b, loc, op, *reduction, ValueRange{startValue, startIndex});
   // The other pair wins when its value is better, or as good at a smaller
   // index.
   auto pick = [&](OpBuilder &nb, ValueRange mine,
@@ -394,9 +371,8 @@ static LogicalResult distributeWarpArgReduction(gpu::LaunchOp launch,
                     [&](OpBuilder &nb, Location nloc) {
                       memref::StoreOp::create(nb, nloc, pair[0],
                                               valueOut->get(), outIndices);
-                      memref::StoreOp::create(
-                          nb, nloc, pair[1], indexOut->get(),
-                          getIndices(op, *indexOut, zero, zero));
+                      memref::StoreOp::create(nb, nloc, pair[1],
+                                              indexOut->get(), indexIndices);
                       scf::YieldOp::create(nb, nloc);
                     });
   if (sharing.isBlock())

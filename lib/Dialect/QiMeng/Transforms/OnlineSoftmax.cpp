@@ -8,6 +8,7 @@
 #include "QiMeng/Dialect/QiMeng/TransformOps/OnlineSums.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Planner/RowGroups.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -153,9 +154,8 @@ std::optional<SoftmaxSums> matchSoftmaxSums(linalg::GenericOp max) {
   std::optional<std::pair<OnlineMax, Value>> row = matchRowMax(max);
   if (!row)
     return std::nullopt;
-  // Rows shorter than a warp: a thread per row, in vectors (RowGroups.h).
-  int64_t rowLength = max.getStaticLoopRanges().back();
-  if (!ShapedType::isDynamic(rowLength) && rowLength < kWarpSize)
+  // A thread per row reads its row in vectors, once for both reductions.
+  if (takesThreadPerRow(max.getStaticLoopRanges().back(), kWarpSize))
     return std::nullopt;
   SoftmaxSums sums{max, nullptr, row->first, row->second};
   for (Operation *user : max->getUsers())

@@ -1,19 +1,25 @@
 // An argmax tiled to warps: each lane scans its strided slice of the row from
-// the output's values with the op's own body, then the lanes exchange (value,
-// index) pairs: the other lane's wins when its value is greater, or equal at a
-// smaller index (the first maximum, as the serial loop finds it); the index's
+// the output's values with the op's own body (in 128-bit vectors, in index
+// order: 250 of them, 8 per lane in one trip, the last masked), then the
+// lanes exchange (value, index) pairs: the other lane's wins when its value
+// is greater, or equal at a smaller index (the first maximum, as the serial loop finds it); the index's
 // 64 bits move in two shuffles; lane 0 stores both.
 // RUN: qimeng-opt %s --qimeng-apply-plan | FileCheck %s
 // CHECK-LABEL: func.func @argmax
+// CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
 // CHECK:         %[[V0:.+]] = memref.load %{{.+}}[%c0] : memref<1xf32
 // CHECK:         %[[I0:.+]] = memref.load %{{.+}}[%c0] : memref<1xi64
-// CHECK:         %[[SCAN:.+]]:3 = scf.for %[[J:.+]] = %{{.+}} to %c904 step %c128 iter_args(%{{.+}} = %[[V0]], %{{.+}} = %[[I0]], %{{.+}}) -> (f32, i64, index)
-// CHECK:           arith.index_cast %[[J]] : index to i64
-// CHECK:         %[[ANY:.+]] = arith.cmpi ult, %[[SCAN]]#2, %c1000
-// CHECK:         scf.if %[[ANY]] -> (f32, i64)
-// CHECK:           scf.yield
-// CHECK:         } else {
-// CHECK-NEXT:      scf.yield %[[SCAN]]#0, %[[SCAN]]#1
+// CHECK-NOT:     scf.for
+// CHECK:         %[[FIRST:.+]] = arith.muli %[[LANE]], %c4
+// CHECK:         %[[VEC:.+]] = vector.load %{{.+}}[%c0, %[[FIRST]]] {alignment = 16 : i64} : memref<1x1000xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[X:.+]] = vector.extract %[[VEC]][0]
+// CHECK:         %[[AT:.+]] = arith.index_cast %[[FIRST]] : index to i64
+// CHECK:         arith.cmpf ogt, %[[X]], %[[V0]]
+// CHECK-COUNT-6: vector.load
+// CHECK:         %[[VALID:.+]] = arith.cmpi ult, %{{.+}}, %c250
+// CHECK:         arith.select %[[VALID]], %{{.+}}, %c249
+// CHECK:         vector.load
+// CHECK-NOT:     scf.for
 // CHECK:         arith.cmpf ogt
 // CHECK:         arith.cmpf oeq
 // CHECK:         arith.cmpi slt
