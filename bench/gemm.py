@@ -11,7 +11,11 @@ GPU pack (scripts/pack.sh) or a build:
 Each problem is a matmul written the way torch-mlir writes torch.matmul on
 16-bit tensors: `linalg.matmul` into a zero-filled `tensor.empty`, the
 result returned (bf16 in, bf16 out unless said otherwise; a dynamic M where
-the problem says so). For each one:
+the problem says so). Problems marked with a weight layout store B as a
+Linear layer's weight, (n, k): `nk-transpose` as torch-mlir writes
+`x @ w.T` (a linalg.transpose of the weight, then linalg.matmul),
+`nk-maps` as a linalg.matmul whose indexing maps read B (n, k); cuBLAS
+then multiplies by `w.t()` (its transposed-operand GEMM). For each one:
   1. compile with the default `qimeng-opt --llm-plan --lower-to-nvvm`
      (built-in planner; on sm_90 the wgmma plan);
   2. correctness against PyTorch: inputs drawn with torch.randn (rounded to
@@ -39,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run as harness  # noqa: E402
 
-# (name, M, N, K, input type, output type, dynamic M)
+# (name, M, N, K, input type, output type, dynamic M[, weight layout])
 PROBLEMS = [
     ("bf16-sq-4096", 4096, 4096, 4096, "bf16", "bf16", False),
     ("bf16-sq-8192", 8192, 8192, 8192, "bf16", "bf16", False),
@@ -55,6 +59,20 @@ PROBLEMS = [
     ("bf16-llama7b-mlp-up", 4096, 11008, 4096, "bf16", "bf16", True),
     ("bf16-llama7b-mlp-down", 4096, 4096, 11008, "bf16", "bf16", True),
     ("bf16-llama7b-attn-out-f32", 4096, 4096, 4096, "bf16", "f32", True),
+    # B stored (n, k), as nn.Linear keeps its weight.
+    ("bf16-linear-nk-4096", 4096, 4096, 4096, "bf16", "bf16", True,
+     "nk-transpose"),
+    ("bf16-sq-8192-nk", 8192, 8192, 8192, "bf16", "bf16", False, "nk-maps"),
+    ("f16-sq-4096-nk", 4096, 4096, 4096, "f16", "f16", False, "nk-maps"),
+    ("bf16-llama7b-mlp-up-nk", 4096, 11008, 4096, "bf16", "bf16", True,
+     "nk-transpose"),
+    ("bf16-irregular-3000x5000x4000-nk", 3000, 5000, 4000, "bf16", "bf16",
+     False, "nk-maps"),
+    ("bf16-linear-nk-97x4096x4096", 97, 4096, 4096, "bf16", "f32", True,
+     "nk-transpose"),
+    # An output size off the multiple of 8 (TMA needs only K's).
+    ("bf16-linear-nk-2048x1023x4096", 2048, 1023, 4096, "bf16", "bf16", True,
+     "nk-transpose"),
 ]
 # Fused: y = gelu_tanh(x @ w + b), bf16 throughout (nn.Linear + nn.GELU as
 # torch-mlir writes them on bf16 tensors; the file is
@@ -68,11 +86,15 @@ FUSED = [
 MLIR_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "f32"}
 
 
-def write_problem(path, m, n, k, tin, tout, dynamic):
+def write_problem(path, m, n, k, tin, tout, dynamic, layout="kn"):
     rows = "?" if dynamic else str(m)
     a = "tensor<%sx%dx%s>" % (rows, k, tin)
     b = "tensor<%dx%dx%s>" % (k, n, tin)
     c = "tensor<%sx%dx%s>" % (rows, n, tout)
+    if layout != "kn":
+        write_nk_problem(path, a, "tensor<%dx%dx%s>" % (n, k, tin), b, c,
+                         dynamic, tout, layout)
+        return
     empty = ("%%c0 = arith.constant 0 : index\n"
              "  %%m = tensor.dim %%A, %%c0 : %s\n"
              "  %%empty = tensor.empty(%%m) : %s\n" % (a, c)) if dynamic \
@@ -85,6 +107,33 @@ def write_problem(path, m, n, k, tin, tout, dynamic):
   return %%r : %(c)s
 }
 """ % {"a": a, "b": b, "c": c, "empty": empty, "tout": tout})
+
+
+def write_nk_problem(path, a, w, b, c, dynamic, tout, layout):
+    """A matmul by a weight `w` stored (n, k): through a linalg.transpose
+    into `b`'s (k, n) (nk-transpose) or read (n, k) by the maps (nk-maps)."""
+    empty = ("%%c0 = arith.constant 0 : index\n"
+             "  %%m = tensor.dim %%A, %%c0 : %s\n"
+             "  %%empty = tensor.empty(%%m) : %s\n" % (a, c)) if dynamic \
+        else "%%empty = tensor.empty() : %s\n" % c
+    if layout == "nk-transpose":
+        product = """%%te = tensor.empty() : %(b)s
+  %%wt = linalg.transpose ins(%%W : %(w)s) outs(%%te : %(b)s) permutation = [1, 0]
+  %%r = linalg.matmul ins(%%A, %%wt : %(a)s, %(b)s) outs(%%acc : %(c)s) -> %(c)s"""
+    else:
+        product = """%%r = linalg.matmul indexing_maps = [
+      affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+      affine_map<(m, n, k) -> (m, n)>]
+      ins(%%A, %%W : %(a)s, %(w)s) outs(%%acc : %(c)s) -> %(c)s"""
+    fields = {"a": a, "w": w, "b": b, "c": c, "empty": empty, "tout": tout}
+    with open(path, "w") as f:
+        f.write(("""func.func @gemm(%%A: %(a)s, %%W: %(w)s) -> %(c)s {
+  %(empty)s  %%zero = arith.constant 0.0 : %(tout)s
+  %%acc = linalg.fill ins(%%zero : %(tout)s) outs(%%empty : %(c)s) -> %(c)s
+  """ + product + """
+  return %%r : %(c)s
+}
+""") % fields)
 
 
 def compare(entry, out_dir, ref, rel, numpy, torch):
@@ -105,12 +154,14 @@ def compare(entry, out_dir, ref, rel, numpy, torch):
 
 
 def bench(problem, tools, args, numpy, torch):
-    name, m, n, k, tin, tout, dynamic = problem
+    name, m, n, k, tin, tout, dynamic = problem[:7]
+    layout = problem[7] if len(problem) > 7 else "kn"
     entry = {"name": name, "m": m, "n": n, "k": k, "input": tin,
-             "output": tout, "dynamic_m": dynamic, "flops": 2 * m * n * k}
+             "output": tout, "dynamic_m": dynamic, "flops": 2 * m * n * k,
+             "weight_layout": layout}
     work = tempfile.mkdtemp(prefix="qimeng-gemm-")
     source = os.path.join(work, "gemm.mlir")
-    write_problem(source, m, n, k, tin, tout, dynamic)
+    write_problem(source, m, n, k, tin, tout, dynamic, layout)
     compiled = os.path.join(work, "compiled.mlir")
     report = os.path.join(work, "compile.json")
     tuning = ["--tuning-db=" + (args.tuning_db or "off")]
@@ -135,13 +186,16 @@ def bench(problem, tools, args, numpy, torch):
     gen = torch.Generator().manual_seed(1)
     a = torch.randn(m, k, generator=gen).to(dtype)
     b = torch.randn(k, n, generator=gen).to(dtype)
+    # A (n, k) weight is passed as stored; b stays its (k, n) view.
+    given = b.t().contiguous() if layout != "kn" else b
     paths = []
-    for i, t in enumerate((a, b)):
+    for i, t in enumerate((a, given)):
         path = os.path.join(work, "in%d.npy" % i)
         # bf16 travels as float32 (NumPy has no bf16), f16 as itself.
         numpy.save(path, t.numpy() if tin == "f16" else t.float().numpy())
         paths.append("--input=%d=%s" % (i, path))
-    ga, gb = a.cuda(), b.cuda()
+    ga, gw = a.cuda(), given.cuda()
+    gb = gw.t() if layout != "kn" else gw
     if args.check:
         out_dir = os.path.join(work, "out")
         code, _, err, _ = harness.run(

@@ -84,14 +84,17 @@ LogicalResult ScriptBuilder::precompute() {
     // A wgmma kernel's warp tile is its consumer warpgroups' rows; its
     // threads are those warpgroups and the producer's (emitWgmma checks).
     if (state.wgmma) {
-      if (state.warpTile.empty() || state.blockTile.empty() ||
-          state.warpTile.front() <= 0)
+      // Rows are the third loop from the end (after any batch loop).
+      size_t rows = state.warpTile.size() >= 3 ? state.warpTile.size() - 3 : 0;
+      if (state.warpTile.empty() ||
+          state.blockTile.size() != state.warpTile.size() ||
+          state.warpTile[rows] <= 0)
         return plan.emitOpError()
                << "target '" << tag
                << "' takes wgmma: it needs a warp tile (the rows of each "
                   "consumer warpgroup)";
       state.blockDims = {
-          (state.blockTile.front() / state.warpTile.front() + 1) * 128, 1, 1};
+          (state.blockTile[rows] / state.warpTile[rows] + 1) * 128, 1, 1};
       continue;
     }
     state.wgmmaFill.clear();

@@ -10,6 +10,7 @@
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
+#include "QiMeng/Planner/OpFamily.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/bit.h"
 
@@ -324,17 +325,30 @@ LogicalResult ScriptBuilder::emitWgmma(MmaOp op, TargetState &state) {
   if (std::string why = whyNotWgmma(matmul); !why.empty())
     return op.emitOpError() << "computes '" << op.getTarget()
                             << "' with wgmma, but " << why;
-  ArrayRef<int64_t> block = state.blockTile, reduction = state.reductionTile,
-                    warp = state.warpTile;
-  if (block.size() != 3 || block[2] != 0 || reduction.size() != 3 ||
-      reduction[0] != 0 || reduction[1] != 0 || warp.size() != 3 ||
-      warp[1] != block[1] || warp[2] != 0)
+  // A batch loop (before m, n and k) takes one batch per block: tile 1,
+  // no reduction tile.
+  size_t batch = getWgmmaBatchLoops(matmul);
+  auto split = [&](ArrayRef<int64_t> tile, int64_t lead,
+                   ArrayRef<int64_t> &mnk) {
+    if (tile.size() != batch + 3 ||
+        llvm::any_of(tile.take_front(batch),
+                     [&](int64_t size) { return size != lead; }))
+      return false;
+    mnk = tile.take_back(3);
+    return true;
+  };
+  ArrayRef<int64_t> block, reduction, warp;
+  if (!split(state.blockTile, 1, block) ||
+      !split(state.reductionTile, 0, reduction) ||
+      !split(state.warpTile, 1, warp) || block[2] != 0 || reduction[0] != 0 ||
+      reduction[1] != 0 || warp[1] != block[1] || warp[2] != 0)
     return op.emitOpError()
            << "needs '" << op.getTarget()
            << "' tiled to blocks [M, N, 0], reduction [0, 0, K] and warps "
-              "[rows, N, 0] (rows per consumer warpgroup); got blocks "
-           << list(block) << ", reduction " << list(reduction) << ", warps "
-           << list(warp);
+              "[rows, N, 0] (rows per consumer warpgroup; a batch loop before "
+              "them tiled 1, 0 and 1); got blocks "
+           << list(state.blockTile) << ", reduction "
+           << list(state.reductionTile) << ", warps " << list(state.warpTile);
   if (op.getShape()[1] != block[1])
     return op.emitOpError() << "instruction shape " << list(op.getShape())
                             << " does not span the block tile's N of "

@@ -108,10 +108,51 @@ bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
          linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
 }
 
-bool mlir::qimeng::takesWgmmaOncePadded(linalg::LinalgOp op) {
+/// Whether `op`'s maps read A (b, m, k) and B (b, k, n) (or, with `nkRhs`,
+/// (b, n, k)) into C (b, m, n), for `batch` leading batch loops b.
+static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
+  MLIRContext *ctx = op->getContext();
+  unsigned loops = batch + 3;
+  SmallVector<AffineExpr> lead;
+  for (unsigned i = 0; i < batch; ++i)
+    lead.push_back(getAffineDimExpr(i, ctx));
+  AffineExpr m = getAffineDimExpr(batch, ctx),
+             n = getAffineDimExpr(batch + 1, ctx),
+             k = getAffineDimExpr(batch + 2, ctx);
+  auto map = [&](AffineExpr row, AffineExpr col) {
+    SmallVector<AffineExpr> results(lead);
+    results.append({row, col});
+    return AffineMap::get(loops, 0, results, ctx);
+  };
+  return op.getIndexingMapsArray() ==
+         SmallVector<AffineMap>{map(m, k), nkRhs ? map(n, k) : map(k, n),
+                                map(m, n)};
+}
+
+bool mlir::qimeng::hasNKRhsMatmulMaps(linalg::LinalgOp op) {
+  return hasMatmulMaps(op, 0, /*nkRhs=*/true);
+}
+
+int64_t mlir::qimeng::getWgmmaBatchLoops(linalg::LinalgOp op) {
+  return op.getNumLoops() == 4 && getNumBatchLoops(op) == 1 ? 1 : 0;
+}
+
+bool mlir::qimeng::readsNKRhs(linalg::LinalgOp op) {
+  return hasMatmulMaps(op, getWgmmaBatchLoops(op), /*nkRhs=*/true);
+}
+
+/// Whether `op` is a wgmma matmul but for N and K being multiples of 8:
+/// its maps as hasRowMajorMatmulMaps (or, with `general`, B stored (n, k)
+/// and one batch loop leading every operand), the element types, and a
+/// static N and a static K of one K step or more.
+static bool isWgmmaMatmul(linalg::LinalgOp op, bool general) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 3 || !hasRowMajorMatmulMaps(op) ||
       !linalg::isaContractionOpInterface(op))
+    return false;
+  unsigned batch = general ? getWgmmaBatchLoops(op) : 0;
+  if (op.getNumLoops() != batch + 3 ||
+      !(hasMatmulMaps(op, batch, /*nkRhs=*/false) ||
+        (general && hasMatmulMaps(op, batch, /*nkRhs=*/true))))
     return false;
   auto elementOf = [](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());
@@ -127,14 +168,28 @@ bool mlir::qimeng::takesWgmmaOncePadded(linalg::LinalgOp op) {
   // run on wgmma, 0.0146 -> 0.0213 ms on the H200).
   constexpr int64_t kMinK = 64;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t n = bounds[1], k = bounds[2];
+  int64_t n = bounds[batch + 1], k = bounds[batch + 2];
   return !ShapedType::isDynamic(n) && !ShapedType::isDynamic(k) && n > 0 &&
          k >= kMinK;
 }
 
-bool mlir::qimeng::takesWgmma(linalg::LinalgOp op) {
-  if (!takesWgmmaOncePadded(op))
+bool mlir::qimeng::takesWgmmaOncePadded(linalg::LinalgOp op) {
+  return isWgmmaMatmul(op, /*general=*/false);
+}
+
+bool mlir::qimeng::takesWgmma(linalg::LinalgOp op, bool rhsSwapped) {
+  if (!isWgmmaMatmul(op, /*general=*/true))
     return false;
+  int64_t batch = getWgmmaBatchLoops(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  return bounds[1] % 8 == 0 && bounds[2] % 8 == 0;
+  int64_t n = bounds[batch + 1], k = bounds[batch + 2];
+  // TMA reads rows 16-byte multiples apart: A's and a (n, k) B's are K
+  // long, a (k, n) B's N.
+  bool nk = readsNKRhs(op) != rhsSwapped;
+  if (k % 8 != 0 || (!nk && n % 8 != 0))
+    return false;
+  // The kernel reads a batched B (k, n) as one (batch x K, N) matrix: a K
+  // off the 64-deep K step would read the next batch's first rows (times
+  // A's zero fill, but NaN or inf in them would show).
+  return batch == 0 || nk || k % 64 == 0;
 }

@@ -95,8 +95,13 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
     // memory, a consumer's share of the f32 accumulator tile in registers
     // (the micro-coder checks the rest of its shape).
     if (t.wgmma) {
-      int64_t bm = at(t.blockTile, 0), bn = at(t.blockTile, 1);
-      int64_t bk = at(t.reductionTile, 2), rows = at(t.warpTile, 0);
+      // (m, n, k): the last three loops (a batch loop before them takes
+      // one batch per block).
+      auto mnk = [](ArrayRef<int64_t> tile) {
+        return tile.size() > 3 ? tile.take_back(3) : tile;
+      };
+      int64_t bm = at(mnk(t.blockTile), 0), bn = at(mnk(t.blockTile), 1);
+      int64_t bk = at(mnk(t.reductionTile), 2), rows = at(mnk(t.warpTile), 0);
       if (bm <= 0 || bn <= 0 || bk <= 0 || rows <= 0 || bm % rows != 0) {
         problems.push_back(llvm::formatv(
             "'{0}': a wgmma plan needs block [M, N, 0], reduction [0, 0, K] "

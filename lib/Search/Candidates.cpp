@@ -283,25 +283,28 @@ bool takesWgmmaMoves(const llvm::json::Array &base, const std::string &host) {
 /// to kMaxWgmmaStages).
 void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
                    std::vector<Move> &moves) {
-  auto setSize = [](llvm::json::Value &action, llvm::StringRef key, size_t d,
-                    int64_t value) {
+  // Sets a size counted from the end of the list (see sizeOf).
+  auto setSize = [](llvm::json::Value &action, llvm::StringRef key,
+                    size_t fromEnd, int64_t value) {
     llvm::json::Array *list = action.getAsObject()->getArray(key);
-    if (!list || d >= list->size())
+    if (!list || fromEnd >= list->size())
       return false;
-    (*list)[d] = value;
+    (*list)[list->size() - 1 - fromEnd] = value;
     return true;
   };
-  auto sizeOf = [&](llvm::StringRef level, size_t d) -> int64_t {
+  // Sizes counted from the end: (m, n, k) are the last three loops, after
+  // any batch loop.
+  auto sizeOf = [&](llvm::StringRef level, size_t fromEnd) -> int64_t {
     SmallVector<size_t> at = findActions(base, "tile", host, level);
     if (at.size() != 1)
       return 0;
     llvm::json::Value action = base[at.front()];
     const llvm::json::Array *list = getSizes(action);
-    if (!list || d >= list->size())
+    if (!list || fromEnd >= list->size())
       return 0;
-    return (*list)[d].getAsInteger().value_or(0);
+    return (*list)[list->size() - 1 - fromEnd].getAsInteger().value_or(0);
   };
-  int64_t n = sizeOf("block", 1), rows = sizeOf("warp", 0);
+  int64_t n = sizeOf("block", 1), rows = sizeOf("warp", 2);
   if (n == 128 || n == 256) {
     int64_t changed = n == 128 ? 256 : 128;
     moves.push_back(
@@ -326,7 +329,7 @@ void addWgmmaMoves(const llvm::json::Array &base, const std::string &host,
          [host, changed, setSize](llvm::json::Array &actions) {
            SmallVector<size_t> warp = findActions(actions, "tile", host, "warp");
            return warp.size() == 1 &&
-                  setSize(actions[warp.front()], "sizes", 0, changed);
+                  setSize(actions[warp.front()], "sizes", 2, changed);
          }});
   }
   // Stages: the common pipeline moves, deeper (the stages are dynamic

@@ -63,6 +63,24 @@ constexpr llvm::StringLiteral kWgmma = R"(
     qimeng.pipeline "matmul0" stages 4
   })";
 
+/// A batched bf16 matmul with the built-in wgmma plan: the batch loop
+/// leads every tile (1, 0, 1).
+constexpr llvm::StringLiteral kBatchedWgmma = R"(
+  func.func @bmm(%a: memref<8x1024x1024xbf16>, %b: memref<8x1024x1024xbf16>,
+                 %c: memref<8x1024x1024xf32>) {
+    linalg.batch_matmul {qimeng.tag = "matmul0"}
+        ins(%a, %b : memref<8x1024x1024xbf16>, memref<8x1024x1024xbf16>)
+        outs(%c : memref<8x1024x1024xf32>)
+    return
+  }
+  qimeng.plan @bmm provenance "builtin" {
+    qimeng.tile "matmul0" [1, 128, 256, 0] to block
+    qimeng.tile "matmul0" [0, 0, 0, 64] to reduction
+    qimeng.tile "matmul0" [1, 64, 256, 0] to warp
+    qimeng.mma "matmul0" wgmma [64, 256, 16] (bf16, bf16) -> f32
+    qimeng.pipeline "matmul0" stages 4
+  })";
+
 /// A column sum with its fill fused (one loop fewer than the sum: the
 /// sum's second loop is the fill's first).
 constexpr llvm::StringLiteral kColumnSum = R"(
@@ -358,4 +376,34 @@ TEST_F(CandidatesTest, WgmmaPlansMoveAsAWholeAndFit) {
   }
   EXPECT_TRUE(sawN128);
   EXPECT_GE(selection.illegal, 2u);
+}
+
+TEST_F(CandidatesTest, BatchedWgmmaMovesChangeTheLastThreeLoops) {
+  load(kBatchedWgmma);
+  EXPECT_TRUE(succeeded(estimatePlanCost(plan, kernel, h200)));
+  bool sawN = false, sawRows = false;
+  for (const CandidatePlan &c : generateNeighbours(planToJSON(plan), 0)) {
+    auto sizes = [&](llvm::StringRef level) {
+      SmallVector<int64_t> out;
+      for (const llvm::json::Value &action : *c.plan.getArray("actions")) {
+        const llvm::json::Object *object = action.getAsObject();
+        if (object->getString("action") == "tile" &&
+            object->getString("level") == level)
+          for (const llvm::json::Value &size : *object->getArray("sizes"))
+            out.push_back(size.getAsInteger().value_or(-1));
+      }
+      return out;
+    };
+    if (c.moves == "matmul0 wgmma N 256->128") {
+      sawN = true;
+      EXPECT_EQ(sizes("block"), (SmallVector<int64_t>{1, 128, 128, 0}));
+      EXPECT_EQ(sizes("warp"), (SmallVector<int64_t>{1, 64, 128, 0}));
+    }
+    if (c.moves == "matmul0 wgmma warpgroup rows 64->128") {
+      sawRows = true;
+      EXPECT_EQ(sizes("warp"), (SmallVector<int64_t>{1, 128, 256, 0}));
+    }
+  }
+  EXPECT_TRUE(sawN);
+  EXPECT_TRUE(sawRows);
 }

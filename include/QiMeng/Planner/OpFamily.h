@@ -56,16 +56,36 @@ int64_t chooseDividingPartCount(int64_t wanted, int64_t extent,
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 
+/// Whether `op`'s indexing maps are a matmul's whose right-hand operand is
+/// stored (n, k), as a Linear layer's weight: (m, k), (n, k) -> (m, n), no
+/// batch.
+bool hasNKRhsMatmulMaps(linalg::LinalgOp op);
+
+/// The batch loops the wgmma kernel takes of `op`: 1 for a batched matmul
+/// with one batch loop leading all three operands, else 0.
+int64_t getWgmmaBatchLoops(linalg::LinalgOp op);
+
+/// Whether the matmul `op` (batched as getWgmmaBatchLoops says) reads its
+/// right-hand operand (b, n, k).
+bool readsNKRhs(linalg::LinalgOp op);
+
 /// Whether the planner gives `op` the Hopper wgmma kernel on a GPU that has
-/// it (and `qimeng-prepare` leaves it unpadded for that): a plain row-major
-/// matmul (no batch loop) with bf16 or f16 operands of one type, an f32,
-/// bf16 or f16 result, and static N and K that are multiples of 8 (rows of
-/// A and B a multiple of 16 bytes, as TMA reads them), K at least 64 (one K
-/// step of the plan); M may be dynamic.
-bool takesWgmma(linalg::LinalgOp op);
+/// it (and `qimeng-prepare` leaves it unpadded, and B uncopied, for that): a
+/// matmul reading A (m, k) and B (k, n) or (n, k), or a batched one with one
+/// batch loop b leading all three ((b, m, k) x (b, k, n) or (b, n, k) ->
+/// (b, m, n); a (b, k, n) B with K a multiple of 64), with bf16 or f16
+/// operands of one type, an f32, bf16 or f16 result, and a static K that
+/// is a multiple of 8 and a static N, a multiple of 8 for a (k, n) B (rows
+/// of A and B a multiple of 16 bytes, as TMA reads them), K at least 64 (one
+/// K step of the plan); M and the batch may be dynamic. With `rhsSwapped`:
+/// whether it would once B's last two dimensions are swapped (read (n, k)
+/// instead of (k, n) or back).
+bool takesWgmma(linalg::LinalgOp op, bool rhsSwapped = false);
 
 /// Whether `op` takes the wgmma kernel once N and K are padded to
-/// multiples of 8: as takesWgmma, with any static N and K.
+/// multiples of 8: as takesWgmma, with any static N and K, no batch loop
+/// and B (k, n) only (`qimeng-prepare` pads row-major matmuls; B stored (n, k)
+/// with an N or K off the multiple is copied transposed first).
 bool takesWgmmaOncePadded(linalg::LinalgOp op);
 
 } // namespace mlir::qimeng

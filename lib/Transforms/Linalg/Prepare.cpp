@@ -647,17 +647,66 @@ struct ContractionUnitLoops
   }
 };
 
-/// Gives a (batched) matmul generic whose right-hand operand is stored
-/// transposed, (n, k) instead of (k, n), a transposed copy of it
-/// (linalg.transpose into a new tensor) to read instead: the matmul plans
-/// read k-rows of B from shared memory as vectors, which a transposed tile
-/// turns into strided scalar loads (a copy costs one pass over B).
-struct TransposeMatmulOperand
+/// Reads B of a (batched) matmul the wgmma plan takes through the
+/// linalg.transpose that made it (torch-mlir's Linear: a weight stored
+/// (n, k), transposed, then multiplied; attention's keys, (b, n, k)): the
+/// matmul reads the weight as (n, k) and its kernel loads it k-major, as A,
+/// with no copy. The transpose goes when nothing else reads it.
+struct ReadTransposedWeight
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp linalgOp,
                                 PatternRewriter &rewriter) const override {
+    if (!linalgOp.hasPureTensorSemantics() || readsNKRhs(linalgOp) ||
+        !takesWgmma(linalgOp, /*rhsSwapped=*/true))
+      return rewriter.notifyMatchFailure(linalgOp, "not a wgmma matmul");
+    auto transpose = linalgOp.getDpsInputOperand(1)
+                         ->get()
+                         .getDefiningOp<linalg::TransposeOp>();
+    // The last two dimensions swapped, any batch dimension kept.
+    SmallVector<int64_t> swapped = llvm::to_vector(
+        llvm::seq<int64_t>(0, getWgmmaBatchLoops(linalgOp) + 2));
+    std::swap(swapped[swapped.size() - 2], swapped.back());
+    if (!transpose || transpose.getPermutation() != ArrayRef(swapped))
+      return rewriter.notifyMatchFailure(linalgOp, "B is not transposed");
+    bool generalized;
+    FailureOr<linalg::GenericOp> generic =
+        getOrGeneralize(rewriter, linalgOp, generalized);
+    if (failed(generic))
+      return rewriter.notifyMatchFailure(linalgOp, "cannot generalize");
+    SmallVector<AffineMap> maps = generic->getIndexingMapsArray();
+    SmallVector<AffineExpr> b(maps[1].getResults());
+    std::swap(b[b.size() - 2], b.back());
+    maps[1] = AffineMap::get(maps[1].getNumDims(), 0, b, generic->getContext());
+    rewriter.modifyOpInPlace(*generic, [&] {
+      generic->getDpsInputOperand(1)->set(transpose.getInput());
+      generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    if (transpose->use_empty())
+      rewriter.eraseOp(transpose);
+    return success();
+  }
+};
+
+/// Gives a (batched) matmul generic whose right-hand operand is stored
+/// transposed, (n, k) instead of (k, n), a transposed copy of it
+/// (linalg.transpose into a new tensor) to read instead: the matmul plans
+/// read k-rows of B from shared memory as vectors, which a transposed tile
+/// turns into strided scalar loads (a copy costs one pass over B). Not for
+/// a matmul the wgmma plan takes (with `wgmma`): its kernel reads B (n, k)
+/// as it is.
+struct TransposeMatmulOperand
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  TransposeMatmulOperand(MLIRContext *ctx, bool wgmma)
+      : OpInterfaceRewritePattern(ctx), wgmma(wgmma) {}
+  /// Whether matmuls that take the wgmma plan are left alone.
+  bool wgmma;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp linalgOp,
+                                PatternRewriter &rewriter) const override {
+    if (wgmma && takesWgmma(linalgOp))
+      return rewriter.notifyMatchFailure(linalgOp, "the wgmma plan takes it");
     int64_t batch = getNumBatchLoops(linalgOp);
     if (batch < 0 || !linalgOp.hasPureTensorSemantics() ||
         linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
@@ -1259,10 +1308,12 @@ public:
       }
     }
     RewritePatternSet patterns(ctx);
-    patterns
-        .add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
-             ConcatToGeneric, FuseElementwiseProducer, TransposeMatmulOperand,
-             AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
+    patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
+                 ConcatToGeneric, FuseElementwiseProducer, AccumulateInF32,
+                 SumInF32, ContractionUnitLoops>(ctx);
+    patterns.add<TransposeMatmulOperand>(ctx, wgmma);
+    if (wgmma)
+      patterns.add<ReadTransposedWeight>(ctx);
     populateWindowPatterns(patterns);
     populateConstantInputPatterns(patterns);
     populateDeadResultPatterns(patterns);

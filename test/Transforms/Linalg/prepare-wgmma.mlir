@@ -47,3 +47,70 @@ func.func @wgmma_aligned(%a: tensor<?x2048xf16>, %b: tensor<2048x256xf16>, %c: t
   %0 = linalg.matmul ins(%a, %b : tensor<?x2048xf16>, tensor<2048x256xf16>) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
   return %0 : tensor<?x256xf32>
 }
+
+// -----
+
+// A Linear layer as torch-mlir writes it (its weight stored (n, k),
+// transposed, then multiplied): on a wgmma target the matmul reads the
+// weight (n, k) as it is; the transpose is gone (no copy of B).
+// CHECK-LABEL: func.func @wgmma_linear_transposed_weight
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x1024xbf16> {{.*}}, %[[W:[^:]+]]: tensor<1536x1024xbf16>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.generic {{.*}} ins(%[[X]], %[[W]] : tensor<?x1024xbf16>, tensor<1536x1024xbf16>) outs(%{{.+}} : tensor<?x1536xf32>)
+// CHECK-NOT:   linalg.transpose
+func.func @wgmma_linear_transposed_weight(%x: tensor<?x1024xbf16>, %w: tensor<1536x1024xbf16>) -> tensor<?x1536xbf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x1024xbf16>
+  %zero = arith.constant 0.0 : bf16
+  %te = tensor.empty() : tensor<1024x1536xbf16>
+  %wt = linalg.transpose ins(%w : tensor<1536x1024xbf16>) outs(%te : tensor<1024x1536xbf16>) permutation = [1, 0]
+  %e = tensor.empty(%m) : tensor<?x1536xbf16>
+  %f = linalg.fill ins(%zero : bf16) outs(%e : tensor<?x1536xbf16>) -> tensor<?x1536xbf16>
+  %0 = linalg.matmul ins(%x, %wt : tensor<?x1024xbf16>, tensor<1024x1536xbf16>) outs(%f : tensor<?x1536xbf16>) -> tensor<?x1536xbf16>
+  return %0 : tensor<?x1536xbf16>
+}
+
+// -----
+
+// B read (n, k) by the matmul's maps: kept as it is on a wgmma target (an
+// f32 result: the named op stays), whatever its N (its TMA rows are K
+// long); with a K that is not a multiple of 8 it is copied transposed (then
+// padded) as before. A transpose whose result another op also reads stays
+// for that op; the matmul reads the weight.
+// CHECK-LABEL: func.func @wgmma_nk_maps
+// CHECK-NOT:   linalg.transpose
+// CHECK:       linalg.matmul indexing_maps = [{{.+}}] ins(%{{.+}}, %{{.+}} : tensor<512x256xf16>, tensor<383x256xf16>)
+func.func @wgmma_nk_maps(%a: tensor<512x256xf16>, %b: tensor<383x256xf16>) -> tensor<512x383xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x383xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x383xf32>) -> tensor<512x383xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<512x256xf16>, tensor<383x256xf16>) outs(%f : tensor<512x383xf32>) -> tensor<512x383xf32>
+  return %0 : tensor<512x383xf32>
+}
+
+// CHECK-LABEL: func.func @wgmma_nk_k_off_eight
+// CHECK:       linalg.transpose ins(%{{.+}} : tensor<384x250xf16>) outs(%{{.+}} : tensor<250x384xf16>)
+func.func @wgmma_nk_k_off_eight(%a: tensor<512x250xf16>, %b: tensor<384x250xf16>) -> tensor<512x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x384xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<512x250xf16>, tensor<384x250xf16>) outs(%f : tensor<512x384xf32>) -> tensor<512x384xf32>
+  return %0 : tensor<512x384xf32>
+}
+
+// CHECK-LABEL: func.func @wgmma_transpose_shared
+// CHECK-SAME:    %[[W:[^:]+]]: tensor<384x256xf16>
+// CHECK:       %[[T:.+]] = linalg.transpose
+// CHECK:       %[[P:.+]] = linalg.generic {{.*}} ins(%{{.+}}, %[[W]] : tensor<512x256xf16>, tensor<384x256xf16>)
+// CHECK:       return %[[P]], %[[T]]
+func.func @wgmma_transpose_shared(%a: tensor<512x256xf16>, %w: tensor<384x256xf16>) -> (tensor<512x384xf32>, tensor<256x384xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<256x384xf16>
+  %wt = linalg.transpose ins(%w : tensor<384x256xf16>) outs(%te : tensor<256x384xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<512x384xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %0 = linalg.matmul ins(%a, %wt : tensor<512x256xf16>, tensor<256x384xf16>) outs(%f : tensor<512x384xf32>) -> tensor<512x384xf32>
+  return %0, %wt : tensor<512x384xf32>, tensor<256x384xf16>
+}

@@ -43,9 +43,9 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
            "time into one buffer">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "The target has Hopper's wgmma: matmuls the wgmma plan takes "
-           "(takesWgmma) are not padded (TMA reads past the edges as zeros); "
-           "those it takes once N and K are multiples of 8 get only that "
-           "padding, M left as it is">,
+           "(takesWgmma) are not padded (TMA reads past the edges as zeros) "
+           "and keep a B stored (n, k) uncopied; those it takes once N and K "
+           "are multiples of 8 get only that padding, M left as it is">,
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"0",
            "The target's streaming multiprocessors: a padded f32, bf16 or "
            "f64 matmul whose product leaves more than half of them idle "

@@ -7,7 +7,9 @@
 // it). The pitfalls this code owns are in ../shared/hopper-tensor-cores.md:
 // one external 1024-aligned dynamic shared array, K tile 64, B read n-major
 // with `transposeB`, release the stage of the step before (wait_group 1),
-// and warpgroup.mma.store's row offset.
+// and warpgroup.mma.store's row offset. A B stored (n, k) (a Linear weight)
+// is read as it is, k-major like A: one wgmma op per 16-deep K slice, as
+// nvgpu.warpgroup.mma steps only an n-major B through a K tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +42,9 @@ constexpr int64_t kEpilogueVector = 8;
 /// The 128-byte swizzle row: the K tile of 16-bit operands, and the box of
 /// each TMA copy of B (64 x 64).
 constexpr int64_t kSwizzleElements = 64;
+/// The most wgmma groups a wait may leave in flight without waiting at all
+/// (wgmma.wait_group's immediate: any count below the groups committed).
+constexpr int64_t kMaxWgmmaGroups = 7;
 /// Spin budget of each mbarrier wait before it retries.
 constexpr int64_t kWaitTicks = 10000000;
 
@@ -47,11 +52,20 @@ constexpr int64_t kWaitTicks = 10000000;
 struct Matmul {
   Value a, b, c;
   MemRefType aType, bType, cType;
+  /// B is stored (n, k), k-major, rather than (k, n).
+  bool nkB = false;
+  /// One batch loop leads all three operands ((b, m, k) x (b, k, n) or
+  /// (b, n, k) -> (b, m, n)); the kernel reads A and B as (b x rows, cols)
+  /// matrices and gives each block one batch.
+  bool batched = false;
 };
 
 /// Whether `type` is a rank-2 buffer with contiguous rows (static unit
-/// inner stride).
-bool hasContiguousRows(MemRefType type) {
+/// inner stride), or with `batched` a rank-3 one in identity layout (its
+/// batches and rows one matrix of rows).
+bool hasContiguousRows(MemRefType type, bool batched) {
+  if (batched)
+    return type.getRank() == 3 && type.getLayout().isIdentity();
   if (type.getRank() != 2)
     return false;
   SmallVector<int64_t> strides;
@@ -69,7 +83,8 @@ bool hasTmaRows(MemRefType type) {
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  return ShapedType::isDynamic(strides[0]) || (strides[0] * bytes) % 16 == 0;
+  int64_t rows = strides[strides.size() - 2];
+  return ShapedType::isDynamic(rows) || (rows * bytes) % 16 == 0;
 }
 
 /// Whether the epilogue may store `kEpilogueVector` output elements as one
@@ -80,10 +95,12 @@ bool hasVectorRows(MemRefType type) {
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
-  int64_t n = type.getDimSize(1);
-  return !ShapedType::isDynamic(strides[0]) && !ShapedType::isDynamic(offset) &&
-         !ShapedType::isDynamic(n) && strides[0] % kEpilogueVector == 0 &&
-         offset % kEpilogueVector == 0 && n % kEpilogueVector == 0;
+  int64_t n = type.getDimSize(type.getRank() - 1);
+  auto keepsVectors = [](int64_t v) {
+    return !ShapedType::isDynamic(v) && v % kEpilogueVector == 0;
+  };
+  return llvm::all_of(ArrayRef(strides).drop_back(), keepsVectors) &&
+         keepsVectors(offset) && keepsVectors(n);
 }
 
 FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
@@ -94,25 +111,33 @@ FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
   if (!op.hasPureBufferSemantics())
     return fail("it is not on buffers");
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
-    return fail("it is not a matmul (two inputs, one output, three loops, a "
-                "multiply-add body)");
+      (op.getNumLoops() != 3 && op.getNumLoops() != 4) ||
+      !linalg::isaContractionOpInterface(op))
+    return fail("it is not a matmul (two inputs, one output, three loops "
+                "or four with a batch loop, a multiply-add body)");
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1 || !dims->batch.empty())
-    return fail("it is not a plain (m, n, k) matmul");
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return fail("it is not an (m, n, k) matmul with at most one batch loop");
   unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  Matmul mm;
+  mm.batched = !dims->batch.empty();
+  // (outer, inner), after the batch loop when there is one.
   auto reads = [&](OpOperand *operand, unsigned outer, unsigned inner) {
     AffineMap map = op.getMatchingIndexingMap(operand);
-    return map.getNumResults() == 2 && map.isProjectedPermutation() &&
-           map.getDimPosition(0) == outer && map.getDimPosition(1) == inner;
+    unsigned lead = mm.batched;
+    return map.getNumResults() == 2 + lead && map.isProjectedPermutation() &&
+           (!mm.batched || map.getDimPosition(0) == dims->batch[0]) &&
+           map.getDimPosition(lead) == outer &&
+           map.getDimPosition(lead + 1) == inner;
   };
+  mm.nkB = reads(op.getDpsInputOperand(1), n, k);
   if (!reads(op.getDpsInputOperand(0), m, k) ||
-      !reads(op.getDpsInputOperand(1), k, n) ||
+      !(mm.nkB || reads(op.getDpsInputOperand(1), k, n)) ||
       !reads(op.getDpsInitOperand(0), m, n))
-    return fail("its operands are not read as (m, k) x (k, n) -> (m, n)");
-  Matmul mm;
+    return fail("its operands are not read as (m, k) x (k, n) -> (m, n) or "
+                "(m, k) x (n, k) -> (m, n), after the batch index if any");
   mm.a = op.getDpsInputOperand(0)->get();
   mm.b = op.getDpsInputOperand(1)->get();
   mm.c = op.getDpsInitOperand(0)->get();
@@ -137,8 +162,12 @@ FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
     return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
   };
   for (MemRefType type : {mm.aType, mm.bType, mm.cType})
-    if (!hasContiguousRows(type) || !isGlobal(type.getMemorySpace()))
-      return fail("an operand's rows are not contiguous in global memory");
+    if (!hasContiguousRows(type, mm.batched) ||
+        !isGlobal(type.getMemorySpace()))
+      return fail(mm.batched ? "a batched operand is not contiguous in "
+                               "global memory (identity layout)"
+                             : "an operand's rows are not contiguous in "
+                               "global memory");
   if (!hasTmaRows(mm.aType) || !hasTmaRows(mm.bType))
     return fail("rows of A or B are not a multiple of 16 bytes apart (TMA "
                 "needs K and N to be multiples of 8)");
@@ -187,6 +216,13 @@ private:
   Value view(Value offset, MemRefType type) {
     return memref::ViewOp::create(b, type, smem, offset, ValueRange{});
   }
+  /// The box of each TMA copy of B: (tileK, 64) of a (k, n) B, (tileN,
+  /// tileK) of a (n, k) one.
+  SmallVector<int64_t> getBBox() const {
+    if (mm.nkB)
+      return {o.tileN, o.tileK};
+    return {o.tileK, kSwizzleElements};
+  }
   /// The parity bit of round `k / stages` of the ring.
   Value roundParity(Value k) {
     Value round = arith::DivUIOp::create(b, k, idx(o.stages));
@@ -195,6 +231,11 @@ private:
   }
   void buildProducer(Value tid, Value m0, Value n0);
   Value buildConsumerLoop(Value tid);
+  /// One K step's wgmma on the stage's tiles at `aOffset` (this
+  /// warpgroup's rows) and `bOffset`, accumulating into `acc`: a (k, n) B.
+  Value buildStep(Value aOffset, Value bOffset, Type accType, Value acc);
+  /// The same for a (n, k) B: one op per 16-deep K slice.
+  Value buildNKSteps(Value aOffset, Value bOffset, Type accType, Value acc);
   void buildEpilogue(Value acc, Value tid, Value m0, Value n0, Value init);
   /// Stores `value` (f32, scalar or vector) plus the initial accumulator at
   /// (row, col) of C, converted to C's type; or, with a consumer, the
@@ -215,32 +256,58 @@ private:
   Type in, out;
   int64_t consumers, aStageBytes, bStageBytes, sharedBytes;
   Attribute smemSpace;
-  // Kernel-side values.
-  Value smem, full, empty, descA, descB, m, n, kSteps;
+  // Kernel-side values (batch: the block's batch, null without one; the
+  // row bases: where its rows of A and B start in their (b x rows, cols)
+  // matrices).
+  Value smem, full, empty, descA, descB, m, n, kSteps, batch, aRowBase,
+      bRowBase;
+  /// C's (or the consumer's output's) indices of (row, col) in the block's
+  /// batch.
+  SmallVector<Value> outputIndices(Value row, Value col) {
+    if (!batch)
+      return {row, col};
+    return {batch, row, col};
+  }
+  /// A batched operand as one matrix of its batches' rows (identity layout,
+  /// checked by matchMatmul); a plain one as it is.
+  Value asMatrix(Value operand) {
+    if (!mm.batched)
+      return operand;
+    return memref::CollapseShapeOp::create(
+        b, operand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  }
 };
 
 gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   // Host: the sizes, the tensor maps (box outermost first) and the grid.
   m = rows;
-  n = memref::DimOp::create(b, mm.c, 1);
-  Value k = memref::DimOp::create(b, mm.a, 1);
+  unsigned lead = mm.batched;
+  n = memref::DimOp::create(b, mm.c, lead + 1);
+  Value k = memref::DimOp::create(b, mm.a, lead + 1);
+  Value batches =
+      mm.batched ? Value(memref::DimOp::create(b, mm.c, 0)) : idx(1);
   Value hostDescA = nvgpu::TmaCreateDescriptorOp::create(
       b, tensorMap({o.tileM, o.tileK}),
       memref::CastOp::create(
-          b, UnrankedMemRefType::get(in, mm.aType.getMemorySpace()), mm.a),
+          b, UnrankedMemRefType::get(in, mm.aType.getMemorySpace()),
+          asMatrix(mm.a)),
       ValueRange{idx(o.tileM), idx(o.tileK)});
+  // B's box: a (k, n) B in boxes of 64 x 64, a (n, k) B whole, as A.
+  SmallVector<int64_t> bBox = getBBox();
   Value hostDescB = nvgpu::TmaCreateDescriptorOp::create(
-      b, tensorMap({o.tileK, kSwizzleElements}),
+      b, tensorMap(bBox),
       memref::CastOp::create(
-          b, UnrankedMemRefType::get(in, mm.bType.getMemorySpace()), mm.b),
-      ValueRange{idx(o.tileK), idx(kSwizzleElements)});
+          b, UnrankedMemRefType::get(in, mm.bType.getMemorySpace()),
+          asMatrix(mm.b)),
+      ValueRange{idx(bBox[0]), idx(bBox[1])});
   Value tilesM = arith::CeilDivUIOp::create(b, m, idx(o.tileM));
   Value tilesN = arith::CeilDivUIOp::create(b, n, idx(o.tileN));
   Value grid = arith::MulIOp::create(b, tilesM, tilesN);
   Value one = idx(1);
-  auto launch = gpu::LaunchOp::create(
-      b, grid, one, one, idx(128 * (consumers + 1)), one, one,
-      i32(sharedBytes));
+  // One batch per block row of the grid (y).
+  auto launch =
+      gpu::LaunchOp::create(b, grid, batches, one, idx(128 * (consumers + 1)),
+                            one, one, i32(sharedBytes));
   Block &body = launch.getBody().front();
   b.setInsertionPointToEnd(&body);
   auto terminator = gpu::TerminatorOp::create(b);
@@ -265,6 +332,15 @@ gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   Value tileCol = arith::DivUIOp::create(b, inGroup, size);
   Value m0 = arith::MulIOp::create(b, tileRow, idx(o.tileM));
   Value n0 = arith::MulIOp::create(b, tileCol, idx(o.tileN));
+  aRowBase = bRowBase = idx(0);
+  if (mm.batched) {
+    // Rows past a batch's edge read the next batch's: A's land in output
+    // rows past M, a (b, n, k) B's in columns past N, both masked; a
+    // (b, k, n) B's K is a multiple of the K step (rewriteMatmulAsWgmma).
+    batch = launch.getBlockIds().y;
+    aRowBase = arith::MulIOp::create(b, batch, m);
+    bRowBase = arith::MulIOp::create(b, batch, mm.nkB ? n : k);
+  }
 
   // One byte array in dynamic shared memory holds every view.
   auto raw = MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(),
@@ -340,16 +416,26 @@ void WgmmaBuilder::buildProducer(Value tid, Value m0, Value n0) {
           Value aOffset = arith::MulIOp::create(b, s, idx(aStageBytes));
           nvgpu::TmaAsyncLoadOp::create(
               b, view(aOffset, shared({o.tileM, o.tileK}, in)), full, descA,
-              ValueRange{k0, m0}, s, Value(), Value());
+              ValueRange{k0, arith::AddIOp::create(b, aRowBase, m0)}, s,
+              Value(), Value());
           Value bOffset = arith::AddIOp::create(
               b, bBase, arith::MulIOp::create(b, s, idx(bStageBytes)));
+          if (mm.nkB) {
+            nvgpu::TmaAsyncLoadOp::create(
+                b, view(bOffset, shared(getBBox(), in)), full, descB,
+                ValueRange{k0, arith::AddIOp::create(b, bRowBase, n0)}, s,
+                Value(), Value());
+            scf::YieldOp::create(b);
+            return;
+          }
           int64_t boxBytes = o.tileK * kSwizzleElements * 2;
           for (int64_t j = 0; j < o.tileN / kSwizzleElements; ++j) {
             Value at = arith::AddIOp::create(b, bOffset, idx(j * boxBytes));
             Value col = arith::AddIOp::create(b, n0, idx(j * kSwizzleElements));
             nvgpu::TmaAsyncLoadOp::create(
                 b, view(at, shared({o.tileK, kSwizzleElements}, in)), full,
-                descB, ValueRange{col, k0}, s, Value(), Value());
+                descB, ValueRange{col, arith::AddIOp::create(b, bRowBase, k0)},
+                s, Value(), Value());
           }
           scf::YieldOp::create(b);
         });
@@ -370,8 +456,6 @@ Value WgmmaBuilder::buildConsumerLoop(Value tid) {
                                          idx(o.warpgroupRows * o.tileK * 2));
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({o.warpgroupRows, o.tileN}, b.getF32Type()));
-  auto aTile = shared({o.warpgroupRows, o.tileK}, in);
-  auto bTile = shared({o.tileK, o.tileN}, in);
   Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, accType);
   Value bBase = idx(o.stages * aStageBytes);
   auto loop = scf::ForOp::create(
@@ -384,16 +468,8 @@ Value WgmmaBuilder::buildConsumerLoop(Value tid) {
             b, arith::MulIOp::create(b, s, idx(aStageBytes)), rowBytes);
         Value bOffset = arith::AddIOp::create(
             b, bBase, arith::MulIOp::create(b, s, idx(bStageBytes)));
-        Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTile),
-            view(aOffset, aTile), descA);
-        Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTile),
-            view(bOffset, bTile), descB);
-        // fence; wgmmas; commit; wait until one group is in flight.
-        Value next = nvgpu::WarpgroupMmaOp::create(
-            b, accType, dA, dB, /*waitGroup=*/nullptr, /*transposeA=*/nullptr,
-            b.getUnitAttr(), args[0]);
+        Value next = mm.nkB ? buildNKSteps(aOffset, bOffset, accType, args[0])
+                            : buildStep(aOffset, bOffset, accType, args[0]);
         // The group of step k - 1 is complete: release its stage.
         Value notFirst =
             arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, k, idx(0));
@@ -408,6 +484,49 @@ Value WgmmaBuilder::buildConsumerLoop(Value tid) {
       });
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   return loop.getResult(0);
+}
+
+Value WgmmaBuilder::buildStep(Value aOffset, Value bOffset, Type accType,
+                              Value acc) {
+  auto aTile = shared({o.warpgroupRows, o.tileK}, in);
+  auto bTile = shared({o.tileK, o.tileN}, in);
+  Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTile),
+      view(aOffset, aTile), descA);
+  Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTile),
+      view(bOffset, bTile), descB);
+  // fence; wgmmas; commit; wait until one group is in flight.
+  return nvgpu::WarpgroupMmaOp::create(b, accType, dA, dB,
+                                       /*waitGroup=*/nullptr,
+                                       /*transposeA=*/nullptr,
+                                       /*transposeB=*/b.getUnitAttr(), acc);
+}
+
+Value WgmmaBuilder::buildNKSteps(Value aOffset, Value bOffset, Type accType,
+                                 Value acc) {
+  // Both tiles are k-major rows of 128 swizzled bytes: slice s of 16 starts
+  // s * 32 bytes into each (the swizzle follows the address bits). Each op
+  // is one wgmma group; only the last waits, until the step's own groups
+  // are all that may be in flight (the step before is then complete).
+  constexpr int64_t kSlice = 16;
+  int64_t slices = o.tileK / kSlice;
+  auto aSlice = shared({o.warpgroupRows, kSlice}, in);
+  auto bSlice = shared({kSlice, o.tileN}, in);
+  for (int64_t i = 0; i < slices; ++i) {
+    Value at = idx(i * kSlice * 2);
+    Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSlice),
+        view(arith::AddIOp::create(b, aOffset, at), aSlice), descA);
+    Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bSlice),
+        view(arith::AddIOp::create(b, bOffset, at), bSlice), descB);
+    int64_t inFlight = i + 1 < slices ? kMaxWgmmaGroups : slices;
+    acc = nvgpu::WarpgroupMmaOp::create(
+        b, accType, dA, dB, b.getI64IntegerAttr(inFlight),
+        /*transposeA=*/nullptr, /*transposeB=*/nullptr, acc);
+  }
+  return acc;
 }
 
 void WgmmaBuilder::buildEpilogue(Value acc, Value tid, Value m0, Value n0,
@@ -483,13 +602,14 @@ bool WgmmaBuilder::usesVectors() {
       dyn_cast<MemRefType>(consumer.getDpsInitOperand(0)->get().getType());
   if (!output || !hasVectorRows(output))
     return false;
+  unsigned nDim = consumer.getNumLoops() - 1;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     if (input->get() == mm.c)
       continue;
     AffineMap map = consumer.getMatchingIndexingMap(input);
     // Contiguous along n (its last index) or not indexed by n.
-    if (map.isFunctionOfDim(1) &&
-        map.getResults().back() != getAffineDimExpr(1, ctx))
+    if (map.isFunctionOfDim(nDim) &&
+        map.getResults().back() != getAffineDimExpr(nDim, ctx))
       return false;
     auto type = dyn_cast<MemRefType>(input->get().getType());
     SmallVector<int64_t> strides;
@@ -511,13 +631,16 @@ Value WgmmaBuilder::applyConsumer(Value value, Value row, Value col) {
   Block &body = *consumer.getBody();
   IRMapping mapping;
   // Reads an operand of the consumer at (row, col) through its map.
+  // The consumer's loops: (batch,) row, col.
+  SmallVector<Value> loops = outputIndices(row, col);
+  unsigned nDim = loops.size() - 1;
   auto read = [&](OpOperand &operand) -> Value {
     AffineMap map = consumer.getMatchingIndexingMap(&operand);
     SmallVector<Value> indices;
     for (unsigned i = 0; i < map.getNumResults(); ++i)
-      indices.push_back(map.getDimPosition(i) == 0 ? row : col);
+      indices.push_back(loops[map.getDimPosition(i)]);
     Type element = getElementTypeOrSelf(operand.get().getType());
-    if (vectorType && map.isFunctionOfDim(1))
+    if (vectorType && map.isFunctionOfDim(nDim))
       return vector::LoadOp::create(b, lanes(element), operand.get(), indices);
     Value scalar = memref::LoadOp::create(b, operand.get(), indices);
     return vectorType ? Value(vector::BroadcastOp::create(b, lanes(element),
@@ -572,10 +695,10 @@ void WgmmaBuilder::storeOutput(Value value, Value init, Value row, Value col) {
                         : wide;
     }
   } else {
-    Value old =
-        vectorType ? Value(vector::LoadOp::create(b, like(out), mm.c,
-                                                  ValueRange{row, col}))
-                   : Value(memref::LoadOp::create(b, mm.c, ValueRange{row, col}));
+    SmallVector<Value> at = outputIndices(row, col);
+    Value old = vectorType
+                    ? Value(vector::LoadOp::create(b, like(out), mm.c, at))
+                    : Value(memref::LoadOp::create(b, mm.c, at));
     base = out == f32 ? old : Value(arith::ExtFOp::create(b, like(f32), old));
   }
   if (base)
@@ -589,10 +712,10 @@ void WgmmaBuilder::storeOutput(Value value, Value init, Value row, Value col) {
   }
   if (vectorType) {
     auto store =
-        vector::StoreOp::create(b, value, target, ValueRange{row, col});
+        vector::StoreOp::create(b, value, target, outputIndices(row, col));
     store.setAlignment(16);
   } else {
-    memref::StoreOp::create(b, value, target, ValueRange{row, col});
+    memref::StoreOp::create(b, value, target, outputIndices(row, col));
   }
 }
 
@@ -668,10 +791,14 @@ static LogicalResult hoistDefinitionBefore(Value value, Operation *point) {
 
 std::string mlir::qimeng::whyNotWgmmaConsumer(linalg::GenericOp consumer,
                                               Value result) {
-  if (consumer.getNumLoops() != 2 || consumer.getNumReductionLoops() != 0 ||
+  // (m, n), after the batch when the matmul has one.
+  auto shaped = dyn_cast<ShapedType>(result.getType());
+  int64_t loops = shaped ? shaped.getRank() : 0;
+  if (consumer.getNumLoops() != loops || consumer.getNumReductionLoops() != 0 ||
       consumer.getNumDpsInits() != 1)
     return "it is not elementwise over the matmul's (m, n) with one output";
-  auto identity = AffineMap::getMultiDimIdentityMap(2, consumer.getContext());
+  auto identity =
+      AffineMap::getMultiDimIdentityMap(loops, consumer.getContext());
   if (consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0)) !=
       identity)
     return "it does not write its output with the identity map";
@@ -709,6 +836,21 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
     return op.emitOpError() << "cannot take the wgmma kernel: " << why;
   if (std::string bad = whyNotWgmmaOptions(options); !bad.empty())
     return op.emitOpError() << "wgmma kernel options are not valid: " << bad;
+  // A descriptor of 16-deep slices steps only 64 rows of A (upstream's
+  // iteration over A's rows takes the slice's width for the tile's).
+  // A batched (b, k, n) B is read as one (b x K, N) matrix: a K tile past
+  // a batch's K would read the next batch's rows.
+  int64_t depth = mm->aType.getDimSize(mm->aType.getRank() - 1);
+  if (mm->batched && !mm->nkB &&
+      (ShapedType::isDynamic(depth) || depth % options.tileK != 0))
+    return op.emitOpError()
+           << "cannot take the wgmma kernel: a batched B stored (b, k, n) "
+              "needs a static K that is a multiple of the K tile ("
+           << options.tileK << ")";
+  if (mm->nkB && options.warpgroupRows != 64)
+    return op.emitOpError()
+           << "cannot take the wgmma kernel with " << options.warpgroupRows
+           << " rows per consumer warpgroup: a B stored (n, k) needs 64";
   Value init;
   if (fill) {
     if (fill.getDpsInitOperand(0)->get() != mm->c)
@@ -734,10 +876,15 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  // Nothing to launch (nor a tensor map to make) for an empty M.
-  Value m = memref::DimOp::create(b, mm->c, 0);
-  Value rows = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, m,
-                                     arith::ConstantIndexOp::create(b, 0));
+  // Nothing to launch (nor a tensor map to make) for an empty M or batch.
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value m = memref::DimOp::create(b, mm->c, mm->batched ? 1 : 0);
+  Value rows = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, m, zero);
+  if (mm->batched)
+    rows = arith::AndIOp::create(
+        b, rows,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt,
+                              memref::DimOp::create(b, mm->c, 0), zero));
   auto guardIf = scf::IfOp::create(b, rows, /*withElseRegion=*/false);
   b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
   WgmmaBuilder builder(b, *mm, options, consumer);

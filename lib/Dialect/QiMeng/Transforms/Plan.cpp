@@ -812,29 +812,36 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
 }
 
 /// Hopper: one warp-specialized TMA + wgmma kernel (docs/planner.md): block
-/// tiles of 128 x BN, K step 64, two consumer warpgroups of 64 rows, four
-/// stages. BN is 256 when N takes it and the 128 x 256 blocks still give
-/// every SM one (a dynamic M counts as enough), else 128 (64 for N <= 64).
+/// tiles of 128 x BN (of one batch), K step 64, two consumer warpgroups of 64
+/// rows, four stages. BN is 256 when N takes it and the 128 x 256 blocks
+/// still give every SM one (a dynamic M or batch counts as enough), else 128
+/// (64 for N <= 64).
 LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
                                        linalg::LinalgOp op, StringRef tag) {
+  // A batch loop takes one batch per block (tile 1, grid y).
+  int64_t batch = getWgmmaBatchLoops(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t m = bounds[0], n = bounds[1];
+  int64_t m = bounds[batch], n = bounds[batch + 1];
+  int64_t batches = batch ? bounds[0] : 1;
   int64_t tileN = n <= 64 ? 64 : 128;
   if (n >= 256) {
     int64_t blocks = llvm::divideCeil(n, 256) *
-                     (ShapedType::isDynamic(m)
+                     (ShapedType::isDynamic(m) || ShapedType::isDynamic(batches)
                           ? target.numSMs
-                          : llvm::divideCeil(m, kWgmmaTileM));
+                          : batches * llvm::divideCeil(m, kWgmmaTileM));
     if (blocks >= target.numSMs)
       tileN = 256;
   }
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr({kWgmmaTileM, tileN, 0}),
+  auto sizes = [&](int64_t lead, ArrayRef<int64_t> mnk) {
+    SmallVector<int64_t> all(batch, lead);
+    all.append(mnk.begin(), mnk.end());
+    return b.getDenseI64ArrayAttr(all);
+  };
+  TileOp::create(b, loc, tag, sizes(1, {kWgmmaTileM, tileN, 0}),
                  TileLevel::block, nullptr);
-  TileOp::create(b, loc, tag, b.getDenseI64ArrayAttr({0, 0, kWgmmaTileK}),
+  TileOp::create(b, loc, tag, sizes(0, {0, 0, kWgmmaTileK}),
                  TileLevel::reduction, nullptr);
-  TileOp::create(b, loc, tag,
-                 b.getDenseI64ArrayAttr({kWgmmaWarpgroupRows, tileN, 0}),
+  TileOp::create(b, loc, tag, sizes(1, {kWgmmaWarpgroupRows, tileN, 0}),
                  TileLevel::warp, nullptr);
   MmaType in = getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isBF16()
                    ? MmaType::bf16

@@ -153,3 +153,136 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// B stored (n, k) (a Linear weight): its tensor map boxes whole (256 x 64)
+// k-major tiles, one TMA copy per stage as for A, and each K step is four
+// wgmma ops on 16-deep slices 32 bytes apart in both tiles, B not
+// transposed; the first three leave every group in flight, the last waits
+// until only its step's four are (the step before is then complete).
+// CHECK-LABEL: func.func @nk_weight
+// CHECK:       nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, 3>
+// CHECK:       nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<256x64xbf16, 3>
+// CHECK:         nvgpu.mbarrier.arrive.expect_tx %{{.+}}, %c49152
+// CHECK-COUNT-2: nvgpu.tma.async.load
+// CHECK-NOT:     nvgpu.tma.async.load
+// CHECK:         nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:         scf.for
+// CHECK:           memref.view %{{.+}}[%{{.+}}][] : memref<{{.+}}xi8, 3> to memref<64x16xbf16, 3>
+// CHECK:           memref.view %{{.+}}[%{{.+}}][] : memref<{{.+}}xi8, 3> to memref<16x256xbf16, 3>
+// CHECK:           nvgpu.warpgroup.mma {{.+}} {waitGroup = 7 : i64} : <tensor = memref<64x16xbf16, 3>>, <tensor = memref<16x256xbf16, 3>>
+// CHECK:           arith.addi %{{.+}}, %c32
+// CHECK:           nvgpu.warpgroup.mma {{.+}} {waitGroup = 7 : i64}
+// CHECK:           arith.addi %{{.+}}, %c64
+// CHECK:           nvgpu.warpgroup.mma {{.+}} {waitGroup = 7 : i64}
+// CHECK:           arith.addi %{{.+}}, %c96
+// CHECK:           nvgpu.warpgroup.mma {{.+}} {waitGroup = 4 : i64}
+// CHECK-NOT:       transposeB
+// CHECK:           nvgpu.mbarrier.arrive
+func.func @nk_weight(%a: memref<?x512xbf16>, %w: memref<1024x512xbf16>, %c: memref<?x1024xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill {qimeng.tag = "fill0"} ins(%z : f32) outs(%c : memref<?x1024xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %w : memref<?x512xbf16>, memref<1024x512xbf16>) outs(%c : memref<?x1024xf32>) {qimeng.tag = "mm"}
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match attributes {qimeng.tag = "fill0"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f {tag = "mm", tile = array<i64: 128, 256, 64>, warpgroup_rows = 64, stages = 4, group_rows = 16} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The slices' descriptors step only 64 rows of A: one consumer warpgroup
+// of 128 rows cannot take a (n, k) B.
+func.func @nk_weight_128_rows(%a: memref<256x256xf16>, %w: memref<256x256xf16>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{cannot take the wgmma kernel with 128 rows per consumer warpgroup: a B stored (n, k) needs 64}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %w : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>) {qimeng.tag = "mm"}
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 128, stages = 3, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Batched, B stored (b, n, k), a scale in the epilogue: A and B become
+// (b x rows, k) matrices for their tensor maps, the grid's y is the batch,
+// each block's rows of A start at batch x M and of B at batch x N, and the
+// epilogue reads and writes (batch, row, col). Nothing is launched for an
+// empty batch.
+// CHECK-LABEL: func.func @batched_nk
+// CHECK:       %[[M:.+]] = memref.dim %{{.+}}, %c1 : memref<?x1000x1000xf32>
+// CHECK:       memref.dim %{{.+}}, %c0{{.*}} : memref<?x1000x1000xf32>
+// CHECK:       arith.andi
+// CHECK:       scf.if
+// CHECK:       %[[BATCHES:.+]] = memref.dim %{{.+}}, %c0{{.*}} : memref<?x1000x1000xf32>
+// CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : memref<?x1000x80xf16> into memref<?x80xf16>
+// CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : memref<?x1000x80xf16> into memref<?x80xf16>
+// CHECK:       gpu.launch blocks(%{{[^,]+}}, %[[BY:[^,]+]], %{{[^,]+}}) in (%{{[^,]+}}, %{{[^,]+}} = %[[BATCHES]],
+// CHECK:         arith.muli %[[BY]], %[[M]] : index
+// CHECK:         nvgpu.tma.async.load
+// CHECK:         nvgpu.warpgroup.mma {{.+}} {waitGroup = 4 : i64}
+// CHECK:         arith.mulf %{{.+}} : vector<8xf16>
+// CHECK:         vector.store %{{.+}}, %{{.+}}[%[[BY]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x1000x1000xf16>, vector<8xf16>
+func.func @batched_nk(%q: memref<?x1000x80xf16>, %k: memref<?x1000x80xf16>, %s: memref<?x1000x1000xf32>, %out: memref<?x1000x1000xf16>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill {qimeng.tag = "fill0"} ins(%z : f32) outs(%s : memref<?x1000x1000xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<?x1000x80xf16>, memref<?x1000x80xf16>) outs(%s : memref<?x1000x1000xf32>) attrs = {qimeng.tag = "mm"} {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : memref<?x1000x1000xf32>) outs(%out : memref<?x1000x1000xf16>) attrs = {qimeng.tag = "ep"} {
+  ^bb0(%v: f32, %o: f16):
+    %h = arith.truncf %v : f32 to f16
+    %c = arith.constant 0.1118 : f16
+    %y = arith.mulf %h, %c : f16
+    linalg.yield %y : f16
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match attributes {qimeng.tag = "fill0"} in %root : (!transform.any_op) -> !transform.any_op
+    %e = transform.structured.match attributes {qimeng.tag = "ep"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f consumer %e {tag = "mm", tile = array<i64: 128, 256, 64>, warpgroup_rows = 64, stages = 4, group_rows = 16} : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A batched B stored (b, k, n) is read as one (b x K, N) matrix: its K must
+// be a multiple of the K tile, or a tile would read the next batch's rows.
+func.func @batched_kn_odd_k(%a: memref<4x256x200xf16>, %b: memref<4x200x256xf16>, %c: memref<4x256x256xf32>) {
+  // expected-error @+1 {{cannot take the wgmma kernel: a batched B stored (b, k, n) needs a static K that is a multiple of the K tile (64)}}
+  linalg.batch_matmul ins(%a, %b : memref<4x256x200xf16>, memref<4x200x256xf16>) outs(%c : memref<4x256x256xf32>) {qimeng.tag = "mm"}
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 3, group_rows = 8} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

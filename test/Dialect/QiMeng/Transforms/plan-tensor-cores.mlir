@@ -59,8 +59,8 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
 
 // On sm_90 all three take the wgmma kernel: 128x128 blocks (256 x 256
 // outputs give too few 128x256 blocks for the SMs), K step 64, consumer
-// warpgroups of 64 rows, 4 TMA stages; B stored (n, k) is not taken yet
-// (qimeng-prepare transposes it into a copy first).
+// warpgroups of 64 rows, 4 TMA stages; B stored (n, k) too (its kernel
+// reads it k-major).
 // SM90-LABEL: qimeng.plan @matmul_f16 provenance "builtin" attributes {qimeng.replaceable} {
 // SM90-NEXT:    qimeng.tile "matmul0" [128, 128, 0] to block
 // SM90-NEXT:    qimeng.tile "matmul0" [0, 0, 64] to reduction
@@ -71,15 +71,16 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
 // SM90-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
 // SM90:         qimeng.mma "matmul0" wgmma [64, 128, 16] (bf16, bf16) -> f32
 // SM90-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {
-// SM90-NOT:     wgmma
-// SM90:       }
+// SM90:         qimeng.tile "matmul0" [64, 128, 0] to warp
+// SM90-NEXT:    qimeng.mma "matmul0" wgmma [64, 128, 16] (f16, f16) -> f32
 
 // -----
 
 // wgmma takes any M (dynamic here), 16-bit results (bf16 out: f32
 // accumulators rounded once), 128x256 blocks when N gives the SMs enough of
 // them, and folds the accumulator's fill; N or K not a multiple of 8 (rows
-// TMA cannot read) and batched matmuls take other plans.
+// TMA cannot read) takes other plans; a batched matmul takes it with one
+// batch per block (tiles 1 along the batch).
 // SM90-LABEL: qimeng.plan @linear provenance "builtin" attributes {qimeng.replaceable} {
 // SM90-NEXT:    qimeng.tile "matmul0" [128, 256, 0] to block
 // SM90-NEXT:    qimeng.tile "matmul0" [0, 0, 64] to reduction
@@ -88,12 +89,16 @@ func.func @matmul_f16_transposed(%A: memref<256x256xf16>, %B: memref<256x256xf16
 // SM90-NEXT:    qimeng.pipeline "matmul0" stages 4
 // SM90-NEXT:    qimeng.fuse "matmul0" producer "fill0"
 // SM90-NEXT:  }
-// SM90-LABEL: qimeng.plan @odd_k provenance "builtin"
+// SM90-LABEL: qimeng.plan @odd_k provenance "builtin" attributes {qimeng.replaceable} {
 // SM90-NOT:     wgmma
-// SM90:       }
-// SM90-LABEL: qimeng.plan @batched provenance "builtin"
-// SM90-NOT:     wgmma
-// SM90:       }
+// SM90:       {{^  }$}}
+// SM90-LABEL: qimeng.plan @batched provenance "builtin" attributes {qimeng.replaceable} {
+// SM90-NEXT:    qimeng.tile "contraction0" [1, 128, 128, 0] to block
+// SM90-NEXT:    qimeng.tile "contraction0" [0, 0, 0, 64] to reduction
+// SM90-NEXT:    qimeng.tile "contraction0" [1, 64, 128, 0] to warp
+// SM90-NEXT:    qimeng.mma "contraction0" wgmma [64, 128, 16] (f16, f16) -> f32
+// SM90-NEXT:    qimeng.pipeline "contraction0" stages 4
+// SM90-NEXT:  }
 func.func @linear(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<?x4096xbf16> {
   %c0 = arith.constant 0 : index
   %m = tensor.dim %x, %c0 : tensor<?x4096xbf16>
