@@ -3,6 +3,7 @@
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::qimeng;
@@ -141,6 +142,12 @@ bool mlir::qimeng::readsNKRhs(linalg::LinalgOp op) {
   return hasMatmulMaps(op, getWgmmaBatchLoops(op), /*nkRhs=*/true);
 }
 
+bool mlir::qimeng::isWholeBatchedOperand(Value operand) {
+  auto buffer = dyn_cast<MemRefType>(operand.getType());
+  return !(buffer && !buffer.getLayout().isIdentity()) &&
+         !operand.getDefiningOp<tensor::ExtractSliceOp>();
+}
+
 /// Whether `op` is a wgmma matmul but for N and K being multiples of 8:
 /// its maps as hasRowMajorMatmulMaps (or, with `general`, B stored (n, k)
 /// and one batch loop leading every operand), the element types, and a
@@ -153,6 +160,10 @@ static bool isWgmmaMatmul(linalg::LinalgOp op, bool general) {
   if (op.getNumLoops() != batch + 3 ||
       !(hasMatmulMaps(op, batch, /*nkRhs=*/false) ||
         (general && hasMatmulMaps(op, batch, /*nkRhs=*/true))))
+    return false;
+  if (batch && !llvm::all_of(op.getDpsInputOperands(), [](OpOperand *input) {
+        return isWholeBatchedOperand(input->get());
+      }))
     return false;
   auto elementOf = [](OpOperand *operand) {
     return getElementTypeOrSelf(operand->get().getType());

@@ -4,6 +4,7 @@
 #include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/StringMap.h"
@@ -107,6 +108,14 @@ mlir::qimeng::checkPlanResources(PlanOp plan, func::FuncOp kernel,
             "'{0}': a wgmma plan needs block [M, N, 0], reduction [0, 0, K] "
             "and warp [rows, N, 0] tiles, the rows dividing M",
             tag));
+        continue;
+      }
+      // The 16-deep slices of a (n, k) B step only 64 rows of A.
+      if (readsNKRhs(op) && rows != 64) {
+        problems.push_back(llvm::formatv(
+            "'{0}': a wgmma kernel reading B (n, k) needs consumer "
+            "warpgroups of 64 rows, not {1}",
+            tag, rows));
         continue;
       }
       WgmmaOptions options;

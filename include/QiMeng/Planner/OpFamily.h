@@ -65,6 +65,11 @@ bool hasNKRhsMatmulMaps(linalg::LinalgOp op);
 /// with one batch loop leading all three operands, else 0.
 int64_t getWgmmaBatchLoops(linalg::LinalgOp op);
 
+/// Whether the wgmma kernel can read `operand` of a batched matmul as one
+/// matrix of all batches' rows: a buffer in identity layout, not a slice of
+/// a larger tensor.
+bool isWholeBatchedOperand(Value operand);
+
 /// Whether the matmul `op` (batched as getWgmmaBatchLoops says) reads its
 /// right-hand operand (b, n, k).
 bool readsNKRhs(linalg::LinalgOp op);

@@ -670,6 +670,8 @@ struct ReadTransposedWeight
     std::swap(swapped[swapped.size() - 2], swapped.back());
     if (!transpose || transpose.getPermutation() != ArrayRef(swapped))
       return rewriter.notifyMatchFailure(linalgOp, "B is not transposed");
+    if (swapped.size() > 2 && !isWholeBatchedOperand(transpose.getInput()))
+      return rewriter.notifyMatchFailure(linalgOp, "B's keys are a slice");
     bool generalized;
     FailureOr<linalg::GenericOp> generic =
         getOrGeneralize(rewriter, linalgOp, generalized);

@@ -114,3 +114,24 @@ func.func @wgmma_transpose_shared(%a: tensor<512x256xf16>, %w: tensor<384x256xf1
   %0 = linalg.matmul ins(%a, %wt : tensor<512x256xf16>, tensor<256x384xf16>) outs(%f : tensor<512x384xf32>) -> tensor<512x384xf32>
   return %0, %wt : tensor<512x384xf32>, tensor<256x384xf16>
 }
+
+// -----
+
+// Batched keys that are a slice of a larger tensor (a fused K/V
+// projection): the wgmma kernel reads batched operands only as whole
+// buffers, so the transpose is not folded into the maps (the slice is
+// copied transposed, and another plan takes the matmul).
+// CHECK-LABEL: func.func @wgmma_sliced_keys
+// CHECK:       tensor.extract_slice
+// CHECK:       linalg.transpose
+// CHECK:       linalg.batch_matmul
+func.func @wgmma_sliced_keys(%q: tensor<4x256x64xf16>, %kv: tensor<4x256x128xf16>) -> tensor<4x256x256xf32> {
+  %k = tensor.extract_slice %kv[0, 0, 0] [4, 256, 64] [1, 1, 1] : tensor<4x256x128xf16> to tensor<4x256x64xf16>
+  %te = tensor.empty() : tensor<4x64x256xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x256x64xf16>) outs(%te : tensor<4x64x256xf16>) permutation = [0, 2, 1]
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
+  %0 = linalg.batch_matmul ins(%q, %kt : tensor<4x256x64xf16>, tensor<4x64x256xf16>) outs(%f : tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
+  return %0 : tensor<4x256x256xf32>
+}

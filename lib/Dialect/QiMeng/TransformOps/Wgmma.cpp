@@ -60,19 +60,19 @@ struct Matmul {
   bool batched = false;
 };
 
-/// Whether `type` is a rank-2 buffer with contiguous rows (static unit
-/// inner stride), or with `batched` a rank-3 one in identity layout (its
-/// batches and rows one matrix of rows).
-bool hasContiguousRows(MemRefType type, bool batched) {
-  if (batched)
+/// Whether `type` is a buffer of matrices (rank 2, or 3 with a batch) with
+/// contiguous rows (static unit inner stride), or with `oneMatrix` a rank-3
+/// one in identity layout (its batches and rows one matrix of rows).
+bool hasContiguousRows(MemRefType type, bool oneMatrix) {
+  if (oneMatrix)
     return type.getRank() == 3 && type.getLayout().isIdentity();
-  if (type.getRank() != 2)
+  if (type.getRank() != 2 && type.getRank() != 3)
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
-  return strides[1] == 1;
+  return strides.back() == 1;
 }
 
 /// Whether rows of `type` (static row stride) are 16-byte multiples apart;
@@ -99,6 +99,9 @@ bool hasVectorRows(MemRefType type) {
   auto keepsVectors = [](int64_t v) {
     return !ShapedType::isDynamic(v) && v % kEpilogueVector == 0;
   };
+  // Every stride of an identity layout is a multiple of N.
+  if (type.getLayout().isIdentity())
+    return keepsVectors(n);
   return llvm::all_of(ArrayRef(strides).drop_back(), keepsVectors) &&
          keepsVectors(offset) && keepsVectors(n);
 }
@@ -161,8 +164,12 @@ FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
     auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
     return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
   };
-  for (MemRefType type : {mm.aType, mm.bType, mm.cType})
-    if (!hasContiguousRows(type, mm.batched) ||
+  // A and B (TMA) as one matrix of rows when batched; C is written by
+  // plain stores.
+  for (auto [type, tma] :
+       {std::make_pair(mm.aType, true), std::make_pair(mm.bType, true),
+        std::make_pair(mm.cType, false)})
+    if (!hasContiguousRows(type, mm.batched && tma) ||
         !isGlobal(type.getMemorySpace()))
       return fail(mm.batched ? "a batched operand is not contiguous in "
                                "global memory (identity layout)"
@@ -304,10 +311,10 @@ gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   Value tilesN = arith::CeilDivUIOp::create(b, n, idx(o.tileN));
   Value grid = arith::MulIOp::create(b, tilesM, tilesN);
   Value one = idx(1);
-  // One batch per block row of the grid (y).
-  auto launch =
-      gpu::LaunchOp::create(b, grid, batches, one, idx(128 * (consumers + 1)),
-                            one, one, i32(sharedBytes));
+  // Each batch's tiles in turn along x (y would cap the batches at 65535).
+  auto launch = gpu::LaunchOp::create(
+      b, arith::MulIOp::create(b, grid, batches), one, one,
+      idx(128 * (consumers + 1)), one, one, i32(sharedBytes));
   Block &body = launch.getBody().front();
   b.setInsertionPointToEnd(&body);
   auto terminator = gpu::TerminatorOp::create(b);
@@ -320,6 +327,10 @@ gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   // tile column in turn.
   Value bid = launch.getBlockIds().x;
   Value tid = launch.getThreadIds().x;
+  if (mm.batched) {
+    batch = arith::DivUIOp::create(b, bid, grid);
+    bid = arith::RemUIOp::create(b, bid, grid);
+  }
   Value groupRows = arith::MinUIOp::create(b, tilesM, idx(o.groupRows));
   Value perGroup = arith::MulIOp::create(b, groupRows, tilesN);
   Value group = arith::DivUIOp::create(b, bid, perGroup);
@@ -337,7 +348,6 @@ gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
     // Rows past a batch's edge read the next batch's: A's land in output
     // rows past M, a (b, n, k) B's in columns past N, both masked; a
     // (b, k, n) B's K is a multiple of the K step (rewriteMatmulAsWgmma).
-    batch = launch.getBlockIds().y;
     aRowBase = arith::MulIOp::create(b, batch, m);
     bRowBase = arith::MulIOp::create(b, batch, mm.nkB ? n : k);
   }

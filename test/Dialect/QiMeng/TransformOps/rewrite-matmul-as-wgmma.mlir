@@ -218,8 +218,9 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Batched, B stored (b, n, k), a scale in the epilogue: A and B become
-// (b x rows, k) matrices for their tensor maps, the grid's y is the batch,
-// each block's rows of A start at batch x M and of B at batch x N, and the
+// (b x rows, k) matrices for their tensor maps, the grid runs each batch's
+// tiles in turn along x (the batch is the block id over the tiles), each
+// block's rows of A start at batch x M and of B at batch x N, and the
 // epilogue reads and writes (batch, row, col). Nothing is launched for an
 // empty batch.
 // CHECK-LABEL: func.func @batched_nk
@@ -230,12 +231,16 @@ module attributes {transform.with_named_sequence} {
 // CHECK:       %[[BATCHES:.+]] = memref.dim %{{.+}}, %c0{{.*}} : memref<?x1000x1000xf32>
 // CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : memref<?x1000x80xf16> into memref<?x80xf16>
 // CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : memref<?x1000x80xf16> into memref<?x80xf16>
-// CHECK:       gpu.launch blocks(%{{[^,]+}}, %[[BY:[^,]+]], %{{[^,]+}}) in (%{{[^,]+}}, %{{[^,]+}} = %[[BATCHES]],
-// CHECK:         arith.muli %[[BY]], %[[M]] : index
+// CHECK:       %[[TILES:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK:       %[[BLOCKS:.+]] = arith.muli %[[TILES]], %[[BATCHES]] : index
+// CHECK:       gpu.launch blocks(%[[BX:[^,]+]], %{{[^,]+}}, %{{[^,]+}}) in (%{{[^,]+}} = %[[BLOCKS]],
+// CHECK:         %[[BATCH:.+]] = arith.divui %[[BX]], %[[TILES]] : index
+// CHECK:         arith.remui %[[BX]], %[[TILES]] : index
+// CHECK:         arith.muli %[[BATCH]], %[[M]] : index
 // CHECK:         nvgpu.tma.async.load
 // CHECK:         nvgpu.warpgroup.mma {{.+}} {waitGroup = 4 : i64}
 // CHECK:         arith.mulf %{{.+}} : vector<8xf16>
-// CHECK:         vector.store %{{.+}}, %{{.+}}[%[[BY]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x1000x1000xf16>, vector<8xf16>
+// CHECK:         vector.store %{{.+}}, %{{.+}}[%[[BATCH]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x1000x1000xf16>, vector<8xf16>
 func.func @batched_nk(%q: memref<?x1000x80xf16>, %k: memref<?x1000x80xf16>, %s: memref<?x1000x1000xf32>, %out: memref<?x1000x1000xf16>) {
   %z = arith.constant 0.0 : f32
   linalg.fill {qimeng.tag = "fill0"} ins(%z : f32) outs(%s : memref<?x1000x1000xf32>)
