@@ -61,8 +61,59 @@ protected:
     return getNumBatchLoops(op);
   }
 
+  /// takesWgmma of the matmul of `body`, a function of operands %a, %b, %c.
+  bool wgmma(llvm::StringRef body) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(body, &context);
+    EXPECT_TRUE(module);
+    linalg::LinalgOp op;
+    if (module)
+      module->walk([&](linalg::LinalgOp found) { op = found; });
+    return op && takesWgmma(op);
+  }
+
   MLIRContext context;
 };
+
+/// A bf16 64 x `n` x 128 matmul reading B (`nk`: stored (n, k)) through
+/// its maps.
+std::string matmul(int64_t n, bool nk) {
+  std::string c = "tensor<64x" + std::to_string(n) + "xf32>";
+  std::string b = nk ? "tensor<" + std::to_string(n) + "x128xbf16>"
+                     : "tensor<128x" + std::to_string(n) + "xbf16>";
+  return "func.func @f(%a: tensor<64x128xbf16>, %b: " + b + ", %c: " + c +
+         ") {\n  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> "
+         "(m, k)>, affine_map<(m, n, k) -> (" +
+         (nk ? "n, k" : "k, n") +
+         ")>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : "
+         "tensor<64x128xbf16>, " +
+         b + ") outs(%c : " + c + ") -> " + c + "\n  return\n}\n";
+}
+
+/// A batched f16 matmul: A (4, 64, K), B of `bType` read through `bMap`.
+std::string batched(int64_t k, llvm::StringRef bMap, llvm::StringRef bType,
+                    bool sliceA = false) {
+  std::string a = "tensor<4x64x" + std::to_string(k) + "xf16>";
+  std::string prologue =
+      sliceA ? "  %s = tensor.extract_slice %a[0, 0, 0] [4, 64, " +
+                   std::to_string(k) + "] [1, 1, 1] : tensor<4x64x" +
+                   std::to_string(2 * k) + "xf16> to " + a + "\n"
+             : "";
+  std::string aArg =
+      sliceA ? "tensor<4x64x" + std::to_string(2 * k) + "xf16>" : a;
+  return "func.func @f(%a: " + aArg + ", %b: " + bType.str() +
+         ", %c: tensor<4x64x96xf32>) {\n" + prologue +
+         "  %r = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> "
+         "(b, m, k)>, affine_map<(b, m, n, k) -> (" +
+         bMap.str() +
+         ")>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = "
+         "[\"parallel\", \"parallel\", \"parallel\", \"reduction\"]} ins(" +
+         (sliceA ? "%s" : "%a") + ", %b : " + a + ", " + bType.str() +
+         ") outs(%c : tensor<4x64x96xf32>) {\n  ^bb0(%x: f16, %y: f16, %z: "
+         "f32):\n    %xf = arith.extf %x : f16 to f32\n    %yf = arith.extf "
+         "%y : f16 to f32\n    %p = arith.mulf %xf, %yf : f32\n    %q = "
+         "arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  } -> "
+         "tensor<4x64x96xf32>\n  return\n}\n";
+}
 
 TEST_F(OpFamilyTest, RightOperandHasEveryBatchLoopOrNone) {
   EXPECT_EQ(batchLoops("l0, l1, k, n", "tensor<4x3x128x32xf32>"), 2);
@@ -101,3 +152,23 @@ TEST(PartCountTest, OddLengthsTakeADivisor) {
 }
 
 } // namespace
+
+TEST_F(OpFamilyTest, WgmmaTakesAWeightStoredNKWithAnyN) {
+  // (k, n): N must be a multiple of 8 (B's TMA rows); (n, k): only K.
+  EXPECT_TRUE(wgmma(matmul(96, /*nk=*/false)));
+  EXPECT_TRUE(wgmma(matmul(96, /*nk=*/true)));
+  EXPECT_FALSE(wgmma(matmul(100, /*nk=*/false)));
+  EXPECT_TRUE(wgmma(matmul(100, /*nk=*/true)));
+}
+
+TEST_F(OpFamilyTest, WgmmaTakesBatchedMatmulsOfWholeOperands) {
+  EXPECT_TRUE(wgmma(batched(128, "b, k, n", "tensor<4x128x96xf16>")));
+  EXPECT_TRUE(wgmma(batched(80, "b, n, k", "tensor<4x96x80xf16>")));
+  // A (b, k, n) B is read as one matrix: K a multiple of the K step.
+  EXPECT_FALSE(wgmma(batched(80, "b, k, n", "tensor<4x80x96xf16>")));
+  // A slice of a larger tensor is not one matrix of rows.
+  EXPECT_FALSE(
+      wgmma(batched(128, "b, k, n", "tensor<4x128x96xf16>", /*sliceA=*/true)));
+  // A B every batch shares is not taken.
+  EXPECT_FALSE(wgmma(batched(128, "k, n", "tensor<128x96xf16>")));
+}

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
 
@@ -25,19 +26,22 @@ protected:
     context.loadAllAvailableDialects();
   }
 
-  std::vector<std::string> check(llvm::StringRef actions,
-                                 std::vector<TargetResources> *out = nullptr) {
-    std::string text =
-        R"(func.func @k(%a: memref<256x512xf32>, %b: memref<512x256xf32>,
+  /// The kernel checked by default: an f32 matmul.
+  static constexpr llvm::StringLiteral kMatmul =
+      R"(func.func @k(%a: memref<256x512xf32>, %b: memref<512x256xf32>,
                       %c: memref<256x256xf32>) {
              linalg.matmul {qimeng.tag = "mm"}
                ins(%a, %b : memref<256x512xf32>, memref<512x256xf32>)
                outs(%c : memref<256x256xf32>)
              return
-           }
-           qimeng.plan @k provenance "builtin" {
-           )" +
-        actions.str() + "\n}";
+           })";
+
+  std::vector<std::string> check(llvm::StringRef actions,
+                                 std::vector<TargetResources> *out = nullptr,
+                                 llvm::StringRef kernelText = kMatmul) {
+    std::string text = kernelText.str() +
+                       "\nqimeng.plan @k provenance \"builtin\" {\n" +
+                       actions.str() + "\n}";
     module = parseSourceString<ModuleOp>(text, &context);
     EXPECT_TRUE(module) << text;
     if (!module)
@@ -123,3 +127,33 @@ TEST_F(PlanResourcesTest, RegistersOfLargeThreadTiles) {
 }
 
 } // namespace
+
+TEST_F(PlanResourcesTest, AWeightStoredNKNeedsWarpgroupsOf64Rows) {
+  // B stored (n, k): the kernel's 16-deep slices step only 64 rows of A.
+  constexpr llvm::StringLiteral linear =
+      R"(func.func @k(%a: memref<1024x512xbf16>, %w: memref<1024x512xbf16>,
+                      %c: memref<1024x1024xf32>) {
+             linalg.matmul indexing_maps = [
+                 affine_map<(m, n, k) -> (m, k)>,
+                 affine_map<(m, n, k) -> (n, k)>,
+                 affine_map<(m, n, k) -> (m, n)>]
+               ins(%a, %w : memref<1024x512xbf16>, memref<1024x512xbf16>)
+               outs(%c : memref<1024x1024xf32>) {qimeng.tag = "mm"}
+             return
+           })";
+  auto plan = [](int64_t rows) {
+    return llvm::formatv(R"(qimeng.tile "mm" [128, 128, 0] to block
+                            qimeng.tile "mm" [0, 0, 64] to reduction
+                            qimeng.tile "mm" [{0}, 128, 0] to warp
+                            qimeng.mma "mm" wgmma [64, 128, 16] (bf16, bf16) -> f32
+                            qimeng.pipeline "mm" stages 4)",
+                         rows)
+        .str();
+  };
+  EXPECT_TRUE(check(plan(64), nullptr, linear).empty());
+  std::vector<std::string> problems = check(plan(128), nullptr, linear);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("needs consumer warpgroups of 64 rows, not 128"),
+            std::string::npos)
+      << problems[0];
+}
