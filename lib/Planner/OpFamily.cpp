@@ -104,11 +104,6 @@ int64_t mlir::qimeng::chooseDividingPartCount(int64_t wanted, int64_t extent,
   return 1;
 }
 
-bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
-  return op.getIndexingMapsArray() ==
-         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
-}
-
 /// Whether `op`'s maps read A (b, m, k) and B (b, k, n) (or, with `nkRhs`,
 /// (b, n, k)) into C (b, m, n), for `batch` leading batch loops b.
 static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
@@ -130,8 +125,8 @@ static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
                                 map(m, n)};
 }
 
-bool mlir::qimeng::hasNKRhsMatmulMaps(linalg::LinalgOp op) {
-  return hasMatmulMaps(op, 0, /*nkRhs=*/true);
+bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
+  return hasMatmulMaps(op, 0, /*nkRhs=*/false);
 }
 
 int64_t mlir::qimeng::getWgmmaBatchLoops(linalg::LinalgOp op) {

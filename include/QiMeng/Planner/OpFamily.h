@@ -56,11 +56,6 @@ int64_t chooseDividingPartCount(int64_t wanted, int64_t extent,
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 
-/// Whether `op`'s indexing maps are a matmul's whose right-hand operand is
-/// stored (n, k), as a Linear layer's weight: (m, k), (n, k) -> (m, n), no
-/// batch.
-bool hasNKRhsMatmulMaps(linalg::LinalgOp op);
-
 /// The batch loops the wgmma kernel takes of `op`: 1 for a batched matmul
 /// with one batch loop leading all three operands, else 0.
 int64_t getWgmmaBatchLoops(linalg::LinalgOp op);
