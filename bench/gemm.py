@@ -73,6 +73,15 @@ PROBLEMS = [
     # An output size off the multiple of 8 (TMA needs only K's).
     ("bf16-linear-nk-2048x1023x4096", 2048, 1023, 4096, "bf16", "bf16", True,
      "nk-transpose"),
+    # Few output tiles and a long K, static M (a decode step exported with
+    # static shapes): K split into parts.
+    ("bf16-decode-nk-97x4096x4096", 97, 4096, 4096, "bf16", "bf16", False,
+     "nk-transpose"),
+    ("bf16-decode-nk-1x4096x4096", 1, 4096, 4096, "bf16", "bf16", False,
+     "nk-transpose"),
+    ("f16-few-tiles-nk-384x500x4096", 384, 500, 4096, "f16", "f16", False,
+     "nk-maps"),
+    ("bf16-small-out-256x384x8192", 256, 384, 8192, "bf16", "bf16", False),
 ]
 # Fused: y = gelu_tanh(x @ w + b), bf16 throughout (nn.Linear + nn.GELU as
 # torch-mlir writes them on bf16 tensors; the file is

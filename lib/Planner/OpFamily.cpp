@@ -125,16 +125,54 @@ static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
                                 map(m, n)};
 }
 
+/// Whether `op`'s maps are those of a matmul with its K split into parts
+/// (loops (s, m, n, k)): A (m, s, k) and B (s, k, n) (or, with `nkRhs`,
+/// (n, s, k)) into C (s, m, n), each part's product a batch of C.
+static bool hasSplitKMaps(linalg::LinalgOp op, bool nkRhs) {
+  MLIRContext *ctx = op->getContext();
+  AffineExpr s = getAffineDimExpr(0, ctx), m = getAffineDimExpr(1, ctx),
+             n = getAffineDimExpr(2, ctx), k = getAffineDimExpr(3, ctx);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(4, 0, results, ctx);
+  };
+  return op.getNumLoops() == 4 &&
+         op.getIndexingMapsArray() ==
+             SmallVector<AffineMap>{map({m, s, k}),
+                                    nkRhs ? map({n, s, k}) : map({s, k, n}),
+                                    map({s, m, n})};
+}
+
 bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
   return hasMatmulMaps(op, 0, /*nkRhs=*/false);
 }
 
+bool mlir::qimeng::isSplitKMatmul(linalg::LinalgOp op) {
+  return hasSplitKMaps(op, /*nkRhs=*/false) || hasSplitKMaps(op, true);
+}
+
 int64_t mlir::qimeng::getWgmmaBatchLoops(linalg::LinalgOp op) {
-  return op.getNumLoops() == 4 && getNumBatchLoops(op) == 1 ? 1 : 0;
+  return op.getNumLoops() == 4 &&
+                 (getNumBatchLoops(op) == 1 || isSplitKMatmul(op))
+             ? 1
+             : 0;
 }
 
 bool mlir::qimeng::readsNKRhs(linalg::LinalgOp op) {
-  return hasMatmulMaps(op, getWgmmaBatchLoops(op), /*nkRhs=*/true);
+  return hasMatmulMaps(op, getWgmmaBatchLoops(op), /*nkRhs=*/true) ||
+         hasSplitKMaps(op, /*nkRhs=*/true);
+}
+
+int64_t mlir::qimeng::getWgmmaTileN(int64_t m, int64_t n, int64_t batches,
+                                    int64_t numSMs) {
+  if (n <= 64)
+    return 64;
+  if (n < 256)
+    return 128;
+  int64_t blocks = ShapedType::isDynamic(m) || ShapedType::isDynamic(batches)
+                       ? numSMs
+                       : batches * llvm::divideCeil(m, kWgmmaTileM) *
+                             llvm::divideCeil(n, 256);
+  return blocks >= numSMs ? 256 : 128;
 }
 
 bool mlir::qimeng::isWholeBatchedOperand(Value operand) {
@@ -154,7 +192,8 @@ static bool isWgmmaMatmul(linalg::LinalgOp op, bool general) {
   unsigned batch = general ? getWgmmaBatchLoops(op) : 0;
   if (op.getNumLoops() != batch + 3 ||
       !(hasMatmulMaps(op, batch, /*nkRhs=*/false) ||
-        (general && hasMatmulMaps(op, batch, /*nkRhs=*/true))))
+        (general &&
+         (hasMatmulMaps(op, batch, /*nkRhs=*/true) || isSplitKMatmul(op)))))
     return false;
   if (batch && !llvm::all_of(op.getDpsInputOperands(), [](OpOperand *input) {
         return isWholeBatchedOperand(input->get());
@@ -196,6 +235,47 @@ bool mlir::qimeng::takesWgmma(linalg::LinalgOp op, bool rhsSwapped) {
     return false;
   // The kernel reads a batched B (k, n) as one (batch x K, N) matrix: a K
   // off the 64-deep K step would read the next batch's first rows (times
-  // A's zero fill, but NaN or inf in them would show).
-  return batch == 0 || nk || k % 64 == 0;
+  // A's zero fill, but NaN or inf in them would show). The parts of a split
+  // K are columns of one A (and of one (n, k) B): a part off the K step
+  // would add the next part's products.
+  if (isSplitKMatmul(op))
+    return k % kWgmmaTileK == 0;
+  return batch == 0 || nk || k % kWgmmaTileK == 0;
+}
+
+int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
+  // A rough cost model, in nanoseconds on an H100 or H200: a block's
+  // (128 x 128 x 64) K step at about three quarters of the tensor cores'
+  // peak, the memory's bandwidth for the partial sums (each written and
+  // read back as f32), and the extra launch of the kernel that adds them.
+  // A split must save a fifth of the unsplit time. Parts are powers of two
+  // of at least four K steps (a shorter part spends more on filling its
+  // ring than on the product), at most 16, and at most one block per SM
+  // (a block's stages take most of an SM's shared memory: a second wave
+  // would cost as much as parts twice as long).
+  constexpr double kStepNs = 350, kBytesPerNs = 3000, kLaunchNs = 1500;
+  constexpr int64_t kMinPartSteps = 4, kMaxWgmmaKSplits = 16;
+  if (numSMs <= 0 || getWgmmaBatchLoops(op) != 0 || !takesWgmma(op))
+    return 1;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
+  if (ShapedType::isDynamic(m) || k % kWgmmaTileK != 0)
+    return 1;
+  int64_t tiles = llvm::divideCeil(m, kWgmmaTileM) *
+                  llvm::divideCeil(n, getWgmmaTileN(m, n, 1, numSMs));
+  int64_t steps = k / kWgmmaTileK;
+  auto cost = [&](int64_t parts) {
+    double ns = static_cast<double>(steps / parts) * kStepNs;
+    if (parts > 1)
+      ns += 2.0 * parts * m * n * 4 / kBytesPerNs + kLaunchNs;
+    return ns;
+  };
+  int64_t best = 1;
+  for (int64_t parts = 2;
+       parts <= kMaxWgmmaKSplits && parts * tiles <= numSMs &&
+       steps % parts == 0 && steps / parts >= kMinPartSteps;
+       parts *= 2)
+    if (cost(parts) < cost(best))
+      best = parts;
+  return cost(best) < 0.8 * cost(1) ? best : 1;
 }

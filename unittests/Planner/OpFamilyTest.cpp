@@ -72,6 +72,8 @@ protected:
   }
 
   MLIRContext context;
+  /// The module a test's ops live in (kept while the test inspects them).
+  OwningOpRef<ModuleOp> module;
 };
 
 /// A bf16 64 x `n` x 128 matmul reading B (`nk`: stored (n, k)) through
@@ -113,6 +115,39 @@ std::string batched(int64_t k, llvm::StringRef bMap, llvm::StringRef bType,
          "%y : f16 to f32\n    %p = arith.mulf %xf, %yf : f32\n    %q = "
          "arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  } -> "
          "tensor<4x64x96xf32>\n  return\n}\n";
+}
+
+/// A split K's product: A (64, 4, kc) read (m, s, k), B of `bType` read
+/// through `bMap`, C (4, 64, 96).
+std::string splitK(int64_t kc, llvm::StringRef bMap, llvm::StringRef bType) {
+  std::string a = "tensor<64x4x" + std::to_string(kc) + "xf16>";
+  return "func.func @f(%a: " + a + ", %b: " + bType.str() +
+         ", %c: tensor<4x64x96xf32>) {\n"
+         "  %r = linalg.generic {indexing_maps = [affine_map<(s, m, n, k) -> "
+         "(m, s, k)>, affine_map<(s, m, n, k) -> (" +
+         bMap.str() +
+         ")>, affine_map<(s, m, n, k) -> (s, m, n)>], iterator_types = "
+         "[\"parallel\", \"parallel\", \"parallel\", \"reduction\"]} "
+         "ins(%a, %b : " +
+         a + ", " + bType.str() +
+         ") outs(%c : tensor<4x64x96xf32>) {\n  ^bb0(%x: f16, %y: f16, %z: "
+         "f32):\n    %xf = arith.extf %x : f16 to f32\n    %yf = arith.extf "
+         "%y : f16 to f32\n    %p = arith.mulf %xf, %yf : f32\n    %q = "
+         "arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  } -> "
+         "tensor<4x64x96xf32>\n  return\n}\n";
+}
+
+/// A bf16 (m, k) x (k, n) -> f32 matmul with static sizes.
+std::string plainMatmul(int64_t m, int64_t n, int64_t k) {
+  auto type = [](int64_t rows, int64_t cols, llvm::StringRef element) {
+    return "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "x" +
+           element.str() + ">";
+  };
+  std::string a = type(m, k, "bf16"), b = type(k, n, "bf16"),
+              c = type(m, n, "f32");
+  return "func.func @f(%a: " + a + ", %b: " + b + ", %c: " + c +
+         ") {\n  %r = linalg.matmul ins(%a, %b : " + a + ", " + b +
+         ") outs(%c : " + c + ") -> " + c + "\n  return\n}\n";
 }
 
 TEST_F(OpFamilyTest, RightOperandHasEveryBatchLoopOrNone) {
@@ -171,4 +206,54 @@ TEST_F(OpFamilyTest, WgmmaTakesBatchedMatmulsOfWholeOperands) {
       wgmma(batched(128, "b, k, n", "tensor<4x128x96xf16>", /*sliceA=*/true)));
   // A B every batch shares is not taken.
   EXPECT_FALSE(wgmma(batched(128, "k, n", "tensor<128x96xf16>")));
+}
+
+TEST_F(OpFamilyTest, WgmmaTakesSplitKProducts) {
+  // A split K's parts are one batch loop of the wgmma kernel, B stored
+  // (s, k, n) or (n, s, k); each part a whole number of K steps.
+  auto parse = [&](const std::string &text) {
+    module = parseSourceString<ModuleOp>(text, &context);
+    linalg::LinalgOp op;
+    if (module)
+      module->walk([&](linalg::LinalgOp found) { op = found; });
+    return op;
+  };
+  linalg::LinalgOp kn = parse(splitK(512, "s, k, n", "tensor<4x512x96xf16>"));
+  ASSERT_TRUE(kn);
+  EXPECT_TRUE(isSplitKMatmul(kn));
+  EXPECT_EQ(getWgmmaBatchLoops(kn), 1);
+  EXPECT_FALSE(readsNKRhs(kn));
+  EXPECT_TRUE(takesWgmma(kn));
+  linalg::LinalgOp nk = parse(splitK(512, "n, s, k", "tensor<96x4x512xf16>"));
+  ASSERT_TRUE(nk);
+  EXPECT_TRUE(readsNKRhs(nk));
+  EXPECT_TRUE(takesWgmma(nk));
+  linalg::LinalgOp off = parse(splitK(104, "n, s, k", "tensor<96x4x104xf16>"));
+  ASSERT_TRUE(off);
+  EXPECT_FALSE(takesWgmma(off));
+  // A batched matmul is not a split K.
+  linalg::LinalgOp bmm = parse(batched(128, "b, k, n", "tensor<4x128x96xf16>"));
+  ASSERT_TRUE(bmm);
+  EXPECT_FALSE(isSplitKMatmul(bmm));
+}
+
+TEST_F(OpFamilyTest, WgmmaSplitsKWhereTilesLeaveSMsIdle) {
+  auto splits = [&](int64_t m, int64_t n, int64_t k, int64_t sms = 132) {
+    module = parseSourceString<ModuleOp>(plainMatmul(m, n, k), &context);
+    linalg::LinalgOp op;
+    if (module)
+      module->walk([&](linalg::LinalgOp found) { op = found; });
+    return op ? getWgmmaKSplits(op, sms) : -1;
+  };
+  // 12 tiles of 128 x 128 and 64 K steps: 8 parts (96 blocks).
+  EXPECT_EQ(splits(97, 1536, 4096), 8);
+  // 6 tiles, 128 K steps: 16 parts, the most.
+  EXPECT_EQ(splits(256, 384, 8192), 16);
+  // 8 K steps: the partial sums would cost more than they save.
+  EXPECT_EQ(splits(1024, 1024, 512), 1);
+  // Tiles enough for every SM.
+  EXPECT_EQ(splits(2048, 2048, 4096), 1);
+  // K off the 64-deep K step; no SM count.
+  EXPECT_EQ(splits(128, 256, 4000), 1);
+  EXPECT_EQ(splits(97, 1536, 4096, /*sms=*/0), 1);
 }

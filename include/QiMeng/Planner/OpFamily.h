@@ -56,9 +56,35 @@ int64_t chooseDividingPartCount(int64_t wanted, int64_t extent,
 /// (k, n) -> (m, n), no batch and no transposed operand.
 bool hasRowMajorMatmulMaps(linalg::LinalgOp op);
 
+/// The wgmma plan's block rows and K step (one 128-byte swizzle row of
+/// 16-bit elements).
+constexpr int64_t kWgmmaTileM = 128;
+constexpr int64_t kWgmmaTileK = 64;
+
+/// Whether `op` is a matmul whose K is split into parts (qimeng-prepare's
+/// split-K for wgmma): loops (s, m, n, k), A (m, s, k) (A's (m, K) matrix
+/// with K = S x Kc), B (s, k, n) or (n, s, k), C (s, m, n) (each part's
+/// partial product).
+bool isSplitKMatmul(linalg::LinalgOp op);
+
 /// The batch loops the wgmma kernel takes of `op`: 1 for a batched matmul
-/// with one batch loop leading all three operands, else 0.
+/// with one batch loop leading all three operands, or for a split K's parts
+/// (isSplitKMatmul), else 0.
 int64_t getWgmmaBatchLoops(linalg::LinalgOp op);
+
+/// The N tile of the wgmma plan for an (M x N) product of `batches` batches
+/// (either may be dynamic) on `numSMs` SMs: 64 for an N of 64 or less, 256
+/// where (128 x 256) tiles still give every SM a block, else 128.
+int64_t getWgmmaTileN(int64_t m, int64_t n, int64_t batches, int64_t numSMs);
+
+/// How many parts qimeng-prepare splits the K of a wgmma matmul into (1:
+/// none): a plain matmul (no batch, a static M, K a multiple of the 64-deep
+/// K step) whose output tiles leave SMs idle, where a rough cost model
+/// (K steps against the partial sums' memory traffic and a launch) says
+/// parts save a fifth of the time or more. Parts are a power of two, each
+/// at least four K steps, at most 16, and at most one wave of blocks on
+/// `numSMs` SMs.
+int64_t getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs);
 
 /// Whether the wgmma kernel can read `operand` of a batched matmul as one
 /// matrix of all batches' rows: a buffer in identity layout, not a slice of
@@ -66,7 +92,7 @@ int64_t getWgmmaBatchLoops(linalg::LinalgOp op);
 bool isWholeBatchedOperand(Value operand);
 
 /// Whether the matmul `op` (batched as getWgmmaBatchLoops says) reads its
-/// right-hand operand (b, n, k).
+/// right-hand operand (b, n, k) (split: (n, s, k)).
 bool readsNKRhs(linalg::LinalgOp op);
 
 /// Whether the planner gives `op` the Hopper wgmma kernel on a GPU that has

@@ -13,6 +13,7 @@
 #include "ScalarOutputs.h"
 #include "SharedInits.h"
 #include "TransposedConv.h"
+#include "WgmmaSplitK.h"
 #include "Windows.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -1331,6 +1332,19 @@ public:
       getOperation().emitError()
           << "preparing kernels for planning did not converge";
       return signalPassFailure();
+    }
+    // Split-K for wgmma matmuls with few output tiles, once their operands
+    // are final (a folded transpose, padding); the sum of the parts fuses
+    // with the matmul's elementwise consumers.
+    if (padMatmuls && wgmma) {
+      RewritePatternSet split(ctx);
+      populateWgmmaSplitKPatterns(split, numSMs);
+      split.add<FuseElementwiseProducer>(ctx);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(split)))) {
+        getOperation().emitError()
+            << "splitting the K of wgmma matmuls did not converge";
+        return signalPassFailure();
+      }
     }
   }
 };

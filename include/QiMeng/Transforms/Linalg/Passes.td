@@ -31,7 +31,14 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     M counting as one tile) would leave more than half of the SMs idle
     also splits its K into parts,
     each computed on blocks of its own, which the copy of the output sums
-    (split-K). The verifier's references leave it out (`pad-matmuls=false`).
+    (split-K). With `wgmma` and `num-sms`, a matmul the wgmma plan takes
+    (static M, no batch, K a multiple of 64) whose output tiles leave SMs
+    idle, where a rough cost model says it pays, splits its K into parts
+    too, without copies: A and B are reshaped in place (`tensor.expand_shape`),
+    the parts' products go to an f32 (parts, M, N) tensor (the wgmma kernel
+    runs each part on blocks of its own), and an elementwise op adds the
+    parts into the output, fused with the matmul's elementwise consumers.
+    The verifier's references leave both out (`pad-matmuls=false`).
   }];
   let options = [
     Option<"padMatmuls", "pad-matmuls", "bool", /*default=*/"true",
@@ -50,7 +57,8 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
            "The target's streaming multiprocessors: a padded f32, bf16 or "
            "f64 matmul whose product leaves more than half of them idle "
            "splits its K into parts on blocks of their own, summed by the "
-           "copy of the output (0: never split)">
+           "copy of the output; with `wgmma`, so does a wgmma matmul with "
+           "few output tiles where it pays (0: never split)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",

@@ -58,6 +58,10 @@ struct Matmul {
   /// (b, n, k) -> (b, m, n)); the kernel reads A and B as (b x rows, cols)
   /// matrices and gives each block one batch.
   bool batched = false;
+  /// The batch loop is a split K's parts (isSplitKMatmul): A (m, s, k) and a
+  /// (n, s, k) B are read as their (rows, S x Kc) matrices, each part's
+  /// columns in turn; a (s, k, n) B and C as batched.
+  bool splitK = false;
 };
 
 /// Whether `type` is a buffer of matrices (rank 2, or 3 with a batch) with
@@ -126,21 +130,30 @@ FailureOr<Matmul> matchMatmul(linalg::LinalgOp op, std::string &why) {
   unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
   Matmul mm;
   mm.batched = !dims->batch.empty();
-  // (outer, inner), after the batch loop when there is one.
-  auto reads = [&](OpOperand *operand, unsigned outer, unsigned inner) {
+  // (outer, inner), after the batch loop when there is one (or, `split`,
+  // between them: a split K's part).
+  auto reads = [&](OpOperand *operand, unsigned outer, unsigned inner,
+                   bool split = false) {
     AffineMap map = op.getMatchingIndexingMap(operand);
-    unsigned lead = mm.batched;
-    return map.getNumResults() == 2 + lead && map.isProjectedPermutation() &&
-           (!mm.batched || map.getDimPosition(0) == dims->batch[0]) &&
-           map.getDimPosition(lead) == outer &&
-           map.getDimPosition(lead + 1) == inner;
+    SmallVector<unsigned> expected{outer, inner};
+    if (mm.batched)
+      expected.insert(expected.begin() + (split ? 1 : 0), dims->batch[0]);
+    if (map.getNumResults() != expected.size() || !map.isProjectedPermutation())
+      return false;
+    for (auto [i, dim] : llvm::enumerate(expected))
+      if (map.getDimPosition(i) != dim)
+        return false;
+    return true;
   };
-  mm.nkB = reads(op.getDpsInputOperand(1), n, k);
-  if (!reads(op.getDpsInputOperand(0), m, k) ||
-      !(mm.nkB || reads(op.getDpsInputOperand(1), k, n)) ||
+  OpOperand *lhs = op.getDpsInputOperand(0), *rhs = op.getDpsInputOperand(1);
+  mm.splitK = mm.batched && reads(lhs, m, k, /*split=*/true);
+  mm.nkB = reads(rhs, n, k, mm.splitK);
+  if (!(mm.splitK || reads(lhs, m, k)) || !(mm.nkB || reads(rhs, k, n)) ||
       !reads(op.getDpsInitOperand(0), m, n))
     return fail("its operands are not read as (m, k) x (k, n) -> (m, n) or "
-                "(m, k) x (n, k) -> (m, n), after the batch index if any");
+                "(m, k) x (n, k) -> (m, n), after the batch index if any "
+                "(or with a split K's part between A's and a (n, k) B's "
+                "indices)");
   mm.a = op.getDpsInputOperand(0)->get();
   mm.b = op.getDpsInputOperand(1)->get();
   mm.c = op.getDpsInitOperand(0)->get();
@@ -265,9 +278,9 @@ private:
   Attribute smemSpace;
   // Kernel-side values (batch: the block's batch, null without one; the
   // row bases: where its rows of A and B start in their (b x rows, cols)
-  // matrices).
+  // matrices; the column bases: where its part of a split K starts).
   Value smem, full, empty, descA, descB, m, n, kSteps, batch, aRowBase,
-      bRowBase;
+      bRowBase, aColBase, bColBase;
   /// C's (or the consumer's output's) indices of (row, col) in the block's
   /// batch.
   SmallVector<Value> outputIndices(Value row, Value col) {
@@ -275,13 +288,21 @@ private:
       return {row, col};
     return {batch, row, col};
   }
+  /// Whether `operand` holds a split K's parts as columns: A, and a (n, k)
+  /// B, of a split K.
+  bool hasPartColumns(Value operand) const {
+    return mm.splitK && (operand == mm.a || (operand == mm.b && mm.nkB));
+  }
   /// A batched operand as one matrix of its batches' rows (identity layout,
-  /// checked by matchMatmul); a plain one as it is.
+  /// checked by matchMatmul), or of a split K's columns; a plain one as it
+  /// is.
   Value asMatrix(Value operand) {
     if (!mm.batched)
       return operand;
     return memref::CollapseShapeOp::create(
-        b, operand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        b, operand,
+        hasPartColumns(operand) ? ArrayRef<ReassociationIndices>{{0}, {1, 2}}
+                                : ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   }
 };
 
@@ -343,8 +364,14 @@ gpu::LaunchOp WgmmaBuilder::build(Value rows, Value init) {
   Value tileCol = arith::DivUIOp::create(b, inGroup, size);
   Value m0 = arith::MulIOp::create(b, tileRow, idx(o.tileM));
   Value n0 = arith::MulIOp::create(b, tileCol, idx(o.tileN));
-  aRowBase = bRowBase = idx(0);
-  if (mm.batched) {
+  aRowBase = bRowBase = aColBase = bColBase = idx(0);
+  if (mm.splitK) {
+    // Part `batch` of K: columns of A (and of a (n, k) B), rows of a (k, n)
+    // one; K parts are multiples of the K step (rewriteMatmulAsWgmma).
+    Value first = arith::MulIOp::create(b, batch, k);
+    aColBase = first;
+    (mm.nkB ? bColBase : bRowBase) = first;
+  } else if (mm.batched) {
     // Rows past a batch's edge read the next batch's: A's land in output
     // rows past M, a (b, n, k) B's in columns past N, both masked; a
     // (b, k, n) B's K is a multiple of the K step (rewriteMatmulAsWgmma).
@@ -426,15 +453,17 @@ void WgmmaBuilder::buildProducer(Value tid, Value m0, Value n0) {
           Value aOffset = arith::MulIOp::create(b, s, idx(aStageBytes));
           nvgpu::TmaAsyncLoadOp::create(
               b, view(aOffset, shared({o.tileM, o.tileK}, in)), full, descA,
-              ValueRange{k0, arith::AddIOp::create(b, aRowBase, m0)}, s,
-              Value(), Value());
+              ValueRange{arith::AddIOp::create(b, aColBase, k0),
+                         arith::AddIOp::create(b, aRowBase, m0)},
+              s, Value(), Value());
           Value bOffset = arith::AddIOp::create(
               b, bBase, arith::MulIOp::create(b, s, idx(bStageBytes)));
           if (mm.nkB) {
             nvgpu::TmaAsyncLoadOp::create(
                 b, view(bOffset, shared(getBBox(), in)), full, descB,
-                ValueRange{k0, arith::AddIOp::create(b, bRowBase, n0)}, s,
-                Value(), Value());
+                ValueRange{arith::AddIOp::create(b, bColBase, k0),
+                           arith::AddIOp::create(b, bRowBase, n0)},
+                s, Value(), Value());
             scf::YieldOp::create(b);
             return;
           }
@@ -849,14 +878,18 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
   // A descriptor of 16-deep slices steps only 64 rows of A (upstream's
   // iteration over A's rows takes the slice's width for the tile's).
   // A batched (b, k, n) B is read as one (b x K, N) matrix: a K tile past
-  // a batch's K would read the next batch's rows.
+  // a batch's K would read the next batch's rows. A split K's parts are
+  // columns (or rows) of one matrix: a K tile past a part would read the
+  // next part's.
   int64_t depth = mm->aType.getDimSize(mm->aType.getRank() - 1);
-  if (mm->batched && !mm->nkB &&
+  if (((mm->batched && !mm->nkB) || mm->splitK) &&
       (ShapedType::isDynamic(depth) || depth % options.tileK != 0))
     return op.emitOpError()
-           << "cannot take the wgmma kernel: a batched B stored (b, k, n) "
-              "needs a static K that is a multiple of the K tile ("
-           << options.tileK << ")";
+           << "cannot take the wgmma kernel: "
+           << (mm->splitK ? "the parts of a split K need"
+                          : "a batched B stored (b, k, n) needs")
+           << " a static K that is a multiple of the K tile (" << options.tileK
+           << ")";
   if (mm->nkB && options.warpgroupRows != 64)
     return op.emitOpError()
            << "cannot take the wgmma kernel with " << options.warpgroupRows

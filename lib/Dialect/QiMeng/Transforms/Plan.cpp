@@ -54,11 +54,10 @@ constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 
 /// Which matmul plan an op takes.
 enum class MatmulPath { None, Wgmma, TensorCore, Simt };
-/// Block tile M, K step, rows per consumer warpgroup and TMA stages of the
-/// wgmma plan (../shared/hopper-tensor-cores.md: 128 x 256 x 64 blocks of
-/// two consumer warpgroups and four stages ran at cuBLAS speed on the H200).
-constexpr int64_t kWgmmaTileM = 128;
-constexpr int64_t kWgmmaTileK = 64;
+/// Rows per consumer warpgroup and TMA stages of the wgmma plan (its block
+/// rows and K step are kWgmmaTileM and kWgmmaTileK;
+/// ../shared/hopper-tensor-cores.md: 128 x 256 x 64 blocks of two consumer
+/// warpgroups and four stages ran at cuBLAS speed on the H200).
 constexpr int64_t kWgmmaWarpgroupRows = 64;
 constexpr int64_t kWgmmaStages = 4;
 
@@ -823,15 +822,7 @@ LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t m = bounds[batch], n = bounds[batch + 1];
   int64_t batches = batch ? bounds[0] : 1;
-  int64_t tileN = n <= 64 ? 64 : 128;
-  if (n >= 256) {
-    int64_t blocks = llvm::divideCeil(n, 256) *
-                     (ShapedType::isDynamic(m) || ShapedType::isDynamic(batches)
-                          ? target.numSMs
-                          : batches * llvm::divideCeil(m, kWgmmaTileM));
-    if (blocks >= target.numSMs)
-      tileN = 256;
-  }
+  int64_t tileN = getWgmmaTileN(m, n, batches, target.numSMs);
   auto sizes = [&](int64_t lead, ArrayRef<int64_t> mnk) {
     SmallVector<int64_t> all(batch, lead);
     all.append(mnk.begin(), mnk.end());

@@ -291,3 +291,79 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A split K (qimeng-prepare's split-K for few output tiles): loops
+// (s, m, n, k), A (m, s, k) and B (n, s, k) read as their (rows, S x Kc)
+// matrices, each part's product into its batch of C. The grid runs each
+// part's tiles in turn; a block's part starts at column part x Kc of both A
+// and B, and its rows at 0.
+// CHECK-LABEL: func.func @split_k_nk
+// CHECK:       %[[KC:.+]] = memref.dim %{{.+}}, %c2{{.*}} : memref<97x8x512xbf16>
+// CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : memref<97x8x512xbf16> into memref<97x4096xbf16>
+// CHECK:       memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : memref<1536x8x512xbf16> into memref<1536x4096xbf16>
+// CHECK:       %[[TILES:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK:       gpu.launch blocks(%[[BX:[^,]+]],
+// CHECK:         %[[PART:.+]] = arith.divui %[[BX]], %[[TILES]] : index
+// CHECK:         %[[M0:.+]] = arith.muli %{{.+}}, %c128{{.*}} : index
+// CHECK:         %[[N0:.+]] = arith.muli %{{.+}}, %c128{{.*}} : index
+// CHECK:         %[[FIRST:.+]] = arith.muli %[[PART]], %[[KC]] : index
+// CHECK:         %[[K0:.+]] = arith.muli %{{.+}}, %c64{{.*}} : index
+// CHECK:         %[[ACOL:.+]] = arith.addi %[[FIRST]], %[[K0]] : index
+// CHECK:         %[[AROW:.+]] = arith.addi %c0{{.*}}, %[[M0]] : index
+// CHECK:         nvgpu.tma.async.load %{{.+}}[%[[ACOL]], %[[AROW]]]
+// CHECK:         %[[BCOL:.+]] = arith.addi %[[FIRST]], %[[K0]] : index
+// CHECK:         %[[BROW:.+]] = arith.addi %c0{{.*}}, %[[N0]] : index
+// CHECK:         nvgpu.tma.async.load %{{.+}}[%[[BCOL]], %[[BROW]]]
+// CHECK:         vector.store %{{.+}}, %{{.+}}[%[[PART]], %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<8x97x1536xf32>, vector<8xf32>
+func.func @split_k_nk(%a: memref<97x8x512xbf16>, %b: memref<1536x8x512xbf16>, %c: memref<8x97x1536xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill {qimeng.tag = "fill0"} ins(%z : f32) outs(%c : memref<8x97x1536xf32>)
+  linalg.generic {indexing_maps = [affine_map<(s, m, n, k) -> (m, s, k)>, affine_map<(s, m, n, k) -> (n, s, k)>, affine_map<(s, m, n, k) -> (s, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<97x8x512xbf16>, memref<1536x8x512xbf16>) outs(%c : memref<8x97x1536xf32>) attrs = {qimeng.tag = "mm"} {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match attributes {qimeng.tag = "fill0"} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm fill %f {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 4, group_rows = 16} : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The parts of a split K must be whole K tiles: a tile past a part's end
+// would add the next part's products.
+func.func @split_k_off_step(%a: memref<256x4x104xf16>, %b: memref<4x104x256xf16>, %c: memref<4x256x256xf32>) {
+  // expected-error @+1 {{cannot take the wgmma kernel: the parts of a split K need a static K that is a multiple of the K tile (64)}}
+  linalg.generic {indexing_maps = [affine_map<(s, m, n, k) -> (m, s, k)>, affine_map<(s, m, n, k) -> (s, k, n)>, affine_map<(s, m, n, k) -> (s, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x4x104xf16>, memref<4x104x256xf16>) outs(%c : memref<4x256x256xf32>) attrs = {qimeng.tag = "mm"} {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match attributes {qimeng.tag = "mm"} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not rewrite 'mm' as a wgmma kernel}}
+    %l = transform.qimeng.rewrite_matmul_as_wgmma %mm {tag = "mm", tile = array<i64: 128, 128, 64>, warpgroup_rows = 64, stages = 4, group_rows = 16} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
