@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -36,6 +37,22 @@ inline linalg::GenericOp buildGather(
         linalg::YieldOp::create(nested, loc,
                                 element(nested, loc, indices, args.front()));
       });
+}
+
+/// Where the sum of a matmul's parts (or its padded product's corner) goes
+/// for the matmul output `init`: over a zero fill's destination when the
+/// fill is its only use (`accumulate` false, the fill dropped), else into
+/// `init` itself, added to its values.
+struct ProductDestination {
+  Value dest;
+  bool accumulate;
+};
+inline ProductDestination getProductDestination(Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    if (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+        fill->hasOneUse())
+      return {fill.getOutputs()[0], false};
+  return {init, true};
 }
 
 /// An index constant.

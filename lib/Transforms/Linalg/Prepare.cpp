@@ -1105,14 +1105,9 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // would keep the matmul from holding its accumulators in registers
     // across K). On a zero-filled output the corner is the result: copied
     // into the fill's destination, the fill dropped.
-    Value dest = c;
-    bool accumulate = true;
-    if (auto fill = c.getDefiningOp<linalg::FillOp>())
-      if (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
-          fill->hasOneUse()) {
-        dest = fill.getOutputs()[0];
-        accumulate = false;
-      }
+    ProductDestination destination = getProductDestination(c);
+    Value dest = destination.dest;
+    bool accumulate = destination.accumulate;
     linalg::GenericOp copy = buildGather(
         rewriter, loc, cast<RankedTensorType>(c.getType()), dest,
         [&](OpBuilder &nb, Location nloc, ValueRange at, Value out) {

@@ -2,12 +2,13 @@
 
 #include "WgmmaSplitK.h"
 
+#include "Gathers.h"
+
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::qimeng {
 namespace {
@@ -95,14 +96,9 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     // The parts summed into the output: on a zero-filled output, written
     // over the fill's destination (the fill dropped); else added to it.
-    Value dest = c;
-    bool accumulate = true;
-    if (auto fill = c.getDefiningOp<linalg::FillOp>())
-      if (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
-          fill->hasOneUse()) {
-        dest = fill.getOutputs()[0];
-        accumulate = false;
-      }
+    ProductDestination destination = getProductDestination(c);
+    Value dest = destination.dest;
+    bool accumulate = destination.accumulate;
     SmallVector<Value> slices;
     auto sliceType = RankedTensorType::get({m, n}, f32);
     for (int64_t s = 0; s < parts; ++s)
