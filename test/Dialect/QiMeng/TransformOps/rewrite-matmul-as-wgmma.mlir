@@ -10,8 +10,8 @@
 // CHECK:       memref.global "private" @__qimeng_dynamic_shared : memref<0xi8, 3> {alignment = 1024 : i64}
 // CHECK-LABEL: func.func @fill_bf16
 // CHECK-NOT:   linalg.fill
-// CHECK:       %[[DA:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-// CHECK:       %[[DB:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK:       %[[DA:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_128b, oob = zero, interleave = none>
+// CHECK:       %[[DB:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%{{.+}}, %{{.+}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_128b, oob = zero, interleave = none>
 // CHECK:       gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.+}} = %c384{{.*}}) dynamic_shared_memory_size %c196608_i32
 // CHECK:         memref.get_global @__qimeng_dynamic_shared
 // CHECK:         nvgpu.mbarrier.create
