@@ -105,8 +105,14 @@ int64_t mlir::qimeng::chooseDividingPartCount(int64_t wanted, int64_t extent,
 }
 
 /// Whether `op`'s maps read A (b, m, k) and B (b, k, n) (or, with `nkRhs`,
-/// (b, n, k)) into C (b, m, n), for `batch` leading batch loops b.
-static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
+/// (b, n, k)) into C (b, m, n), for `batch` leading batch loops b. With
+/// `splitK` (one batch loop s, the parts of a split K): A (m, s, k) and B
+/// (s, k, n) or (n, s, k), the part between the row and the column of A and
+/// of a (n, k) B.
+static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs,
+                          bool splitK = false) {
+  if (splitK && batch != 1)
+    return false;
   MLIRContext *ctx = op->getContext();
   unsigned loops = batch + 3;
   SmallVector<AffineExpr> lead;
@@ -115,31 +121,23 @@ static bool hasMatmulMaps(linalg::LinalgOp op, unsigned batch, bool nkRhs) {
   AffineExpr m = getAffineDimExpr(batch, ctx),
              n = getAffineDimExpr(batch + 1, ctx),
              k = getAffineDimExpr(batch + 2, ctx);
-  auto map = [&](AffineExpr row, AffineExpr col) {
-    SmallVector<AffineExpr> results(lead);
-    results.append({row, col});
+  // (b..., row, col), or (row, s, col) for an operand whose columns hold a
+  // split K's parts.
+  auto map = [&](AffineExpr row, AffineExpr col, bool columnParts = false) {
+    SmallVector<AffineExpr> results;
+    if (columnParts) {
+      results = {row, lead.front(), col};
+    } else {
+      results = lead;
+      results.append({row, col});
+    }
     return AffineMap::get(loops, 0, results, ctx);
   };
-  return op.getIndexingMapsArray() ==
-         SmallVector<AffineMap>{map(m, k), nkRhs ? map(n, k) : map(k, n),
-                                map(m, n)};
-}
-
-/// Whether `op`'s maps are those of a matmul with its K split into parts
-/// (loops (s, m, n, k)): A (m, s, k) and B (s, k, n) (or, with `nkRhs`,
-/// (n, s, k)) into C (s, m, n), each part's product a batch of C.
-static bool hasSplitKMaps(linalg::LinalgOp op, bool nkRhs) {
-  MLIRContext *ctx = op->getContext();
-  AffineExpr s = getAffineDimExpr(0, ctx), m = getAffineDimExpr(1, ctx),
-             n = getAffineDimExpr(2, ctx), k = getAffineDimExpr(3, ctx);
-  auto map = [&](ArrayRef<AffineExpr> results) {
-    return AffineMap::get(4, 0, results, ctx);
-  };
-  return op.getNumLoops() == 4 &&
+  return op.getNumLoops() == loops &&
          op.getIndexingMapsArray() ==
-             SmallVector<AffineMap>{map({m, s, k}),
-                                    nkRhs ? map({n, s, k}) : map({s, k, n}),
-                                    map({s, m, n})};
+             SmallVector<AffineMap>{map(m, k, splitK),
+                                    nkRhs ? map(n, k, splitK) : map(k, n),
+                                    map(m, n)};
 }
 
 bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
@@ -147,7 +145,8 @@ bool mlir::qimeng::hasRowMajorMatmulMaps(linalg::LinalgOp op) {
 }
 
 bool mlir::qimeng::isSplitKMatmul(linalg::LinalgOp op) {
-  return hasSplitKMaps(op, /*nkRhs=*/false) || hasSplitKMaps(op, true);
+  return hasMatmulMaps(op, 1, /*nkRhs=*/false, /*splitK=*/true) ||
+         hasMatmulMaps(op, 1, /*nkRhs=*/true, /*splitK=*/true);
 }
 
 int64_t mlir::qimeng::getWgmmaBatchLoops(linalg::LinalgOp op) {
@@ -159,7 +158,7 @@ int64_t mlir::qimeng::getWgmmaBatchLoops(linalg::LinalgOp op) {
 
 bool mlir::qimeng::readsNKRhs(linalg::LinalgOp op) {
   return hasMatmulMaps(op, getWgmmaBatchLoops(op), /*nkRhs=*/true) ||
-         hasSplitKMaps(op, /*nkRhs=*/true);
+         hasMatmulMaps(op, 1, /*nkRhs=*/true, /*splitK=*/true);
 }
 
 int64_t mlir::qimeng::getWgmmaTileN(int64_t m, int64_t n, int64_t batches,

@@ -7,23 +7,12 @@
 #include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::qimeng {
 namespace {
-
-/// `value` as f32 (extended from a narrower float), or as `type` (truncated
-/// from f32).
-Value convertFloat(OpBuilder &b, Location loc, Value value, Type type) {
-  unsigned from = value.getType().getIntOrFloatBitWidth();
-  unsigned to = type.getIntOrFloatBitWidth();
-  if (from < to)
-    return arith::ExtFOp::create(b, loc, type, value);
-  if (from > to)
-    return arith::TruncFOp::create(b, loc, type, value);
-  return value;
-}
 
 struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   SplitWgmmaK(MLIRContext *ctx, int64_t numSMs)
@@ -87,8 +76,10 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         rewriter, loc, partials.getType(), ValueRange{aParts, bParts},
         ValueRange{partials}, maps, iterators,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value x = convertFloat(nb, nloc, args[0], f32);
-          Value y = convertFloat(nb, nloc, args[1], f32);
+          Value x = convertScalarToDtype(nb, nloc, args[0], f32,
+                                         /*isUnsignedCast=*/false);
+          Value y = convertScalarToDtype(nb, nloc, args[1], f32,
+                                         /*isUnsignedCast=*/false);
           Value sum = arith::AddFOp::create(
               nb, nloc, args[2], arith::MulFOp::create(nb, nloc, x, y));
           linalg::YieldOp::create(nb, nloc, sum);
@@ -124,8 +115,14 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
             total = arith::AddFOp::create(nb, nloc, total, next);
           if (accumulate)
             total = arith::AddFOp::create(
-                nb, nloc, convertFloat(nb, nloc, args.back(), f32), total);
-          linalg::YieldOp::create(nb, nloc, convertFloat(nb, nloc, total, out));
+                nb, nloc,
+                convertScalarToDtype(nb, nloc, args.back(), f32,
+                                     /*isUnsignedCast=*/false),
+                total);
+          linalg::YieldOp::create(
+              nb, nloc,
+              convertScalarToDtype(nb, nloc, total, out,
+                                   /*isUnsignedCast=*/false));
         });
     rewriter.replaceOp(op, sum.getResult(0));
     return success();
