@@ -82,6 +82,10 @@ PROBLEMS = [
     ("f16-few-tiles-nk-384x500x4096", 384, 500, 4096, "f16", "f16", False,
      "nk-maps"),
     ("bf16-small-out-256x384x8192", 256, 384, 8192, "bf16", "bf16", False),
+    # The same few tiles with M dynamic (a batch of rows): versions on M,
+    # the split chosen at run time.
+    ("f16-few-tiles-nk-384x500x4096-dynM", 384, 500, 4096, "f16", "f16", True,
+     "nk-maps"),
 ]
 # Fused: y = gelu_tanh(x @ w + b), bf16 throughout (nn.Linear + nn.GELU as
 # torch-mlir writes them on bf16 tensors; the file is

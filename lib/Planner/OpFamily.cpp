@@ -242,7 +242,10 @@ bool mlir::qimeng::takesWgmma(linalg::LinalgOp op, bool rhsSwapped) {
   return batch == 0 || nk || k % kWgmmaTileK == 0;
 }
 
-int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
+/// getWgmmaKSplits for an (m x n x k) product, m and n static, k a
+/// multiple of the K step.
+static int64_t chooseWgmmaKSplits(int64_t m, int64_t n, int64_t k,
+                                  int64_t numSMs) {
   // A rough cost model, in nanoseconds on an H100 or H200: a block's
   // (128 x 128 x 64) K step at about three quarters of the tensor cores'
   // peak, the memory's bandwidth for the partial sums (each written and
@@ -254,12 +257,6 @@ int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
   // would cost as much as parts twice as long).
   constexpr double kStepNs = 350, kBytesPerNs = 3000, kLaunchNs = 1500;
   constexpr int64_t kMinPartSteps = 4, kMaxWgmmaKSplits = 16;
-  if (numSMs <= 0 || getWgmmaBatchLoops(op) != 0 || !takesWgmma(op))
-    return 1;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t m = bounds[0], n = bounds[1], k = bounds[2];
-  if (ShapedType::isDynamic(m) || k % kWgmmaTileK != 0)
-    return 1;
   int64_t tiles = llvm::divideCeil(m, kWgmmaTileM) *
                   llvm::divideCeil(n, getWgmmaTileN(m, n, 1, numSMs));
   int64_t steps = k / kWgmmaTileK;
@@ -277,4 +274,44 @@ int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
     if (cost(parts) < cost(best))
       best = parts;
   return cost(best) < 0.8 * cost(1) ? best : 1;
+}
+
+/// Whether `op` is a matmul split-K may take: the wgmma kernel's, no batch,
+/// a static N and a K of whole K steps.
+static bool isSplittableWgmmaMatmul(linalg::LinalgOp op, int64_t numSMs) {
+  if (numSMs <= 0 || getWgmmaBatchLoops(op) != 0 || !takesWgmma(op))
+    return false;
+  return op.getStaticLoopRanges()[2] % kWgmmaTileK == 0;
+}
+
+int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
+  if (!isSplittableWgmmaMatmul(op, numSMs))
+    return 1;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (ShapedType::isDynamic(bounds[0]))
+    return 1;
+  return chooseWgmmaKSplits(bounds[0], bounds[1], bounds[2], numSMs);
+}
+
+SmallVector<WgmmaKSplitVersion>
+mlir::qimeng::getWgmmaKSplitVersions(linalg::LinalgOp op, int64_t numSMs) {
+  SmallVector<WgmmaKSplitVersion> versions;
+  if (!isSplittableWgmmaMatmul(op, numSMs))
+    return versions;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (!ShapedType::isDynamic(bounds[0]))
+    return versions;
+  // Row tiles one at a time, each judged at its largest M (the most
+  // partial sums to add); past numSMs / 2 tiles no split fits one wave.
+  for (int64_t rowTiles = 1; 2 * rowTiles <= numSMs; ++rowTiles) {
+    int64_t rows = rowTiles * kWgmmaTileM;
+    int64_t parts = chooseWgmmaKSplits(rows, bounds[1], bounds[2], numSMs);
+    if (parts == 1)
+      break;
+    if (!versions.empty() && versions.back().parts == parts)
+      versions.back().maxRows = rows;
+    else
+      versions.push_back({rows, parts});
+  }
+  return versions;
 }

@@ -140,8 +140,9 @@ std::string splitK(int64_t kc, llvm::StringRef bMap, llvm::StringRef bType) {
 /// A bf16 (m, k) x (k, n) -> f32 matmul with static sizes.
 std::string plainMatmul(int64_t m, int64_t n, int64_t k) {
   auto type = [](int64_t rows, int64_t cols, llvm::StringRef element) {
-    return "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) + "x" +
-           element.str() + ">";
+    std::string size = ShapedType::isDynamic(rows) ? "?" : std::to_string(rows);
+    return "tensor<" + size + "x" + std::to_string(cols) + "x" + element.str() +
+           ">";
   };
   std::string a = type(m, k, "bf16"), b = type(k, n, "bf16"),
               c = type(m, n, "f32");
@@ -256,4 +257,32 @@ TEST_F(OpFamilyTest, WgmmaSplitsKWhereTilesLeaveSMsIdle) {
   // K off the 64-deep K step; no SM count.
   EXPECT_EQ(splits(128, 256, 4000), 1);
   EXPECT_EQ(splits(97, 1536, 4096, /*sms=*/0), 1);
+  // A dynamic M: versioned instead (below).
+  EXPECT_EQ(splits(ShapedType::kDynamic, 512, 4096), 1);
+}
+
+TEST_F(OpFamilyTest, WgmmaVersionsDynamicRowsBySplit) {
+  auto versions = [&](int64_t m, int64_t n, int64_t k) {
+    module = parseSourceString<ModuleOp>(plainMatmul(m, n, k), &context);
+    linalg::LinalgOp op;
+    if (module)
+      module->walk([&](linalg::LinalgOp found) { op = found; });
+    std::string text;
+    if (!op)
+      return text;
+    for (WgmmaKSplitVersion version : getWgmmaKSplitVersions(op, 132))
+      text += std::to_string(version.maxRows) + ":" +
+              std::to_string(version.parts) + " ";
+    return text;
+  };
+  int64_t dynamic = ShapedType::kDynamic;
+  // Four tile columns, 64 K steps: 16 parts for one row tile, fewer as the
+  // rows grow (the SMs fill, the partial sums grow), none past 14 tiles.
+  EXPECT_EQ(versions(dynamic, 512, 4096), "128:16 512:8 1024:4 1792:2 ");
+  // 32 tile columns: 4 parts for one row tile only.
+  EXPECT_EQ(versions(dynamic, 4096, 4096), "128:4 ");
+  // Tiles enough for every SM at one row tile; 8 K steps; a static M.
+  EXPECT_EQ(versions(dynamic, 16384, 4096), "");
+  EXPECT_EQ(versions(dynamic, 512, 512), "");
+  EXPECT_EQ(versions(97, 512, 4096), "");
 }

@@ -86,6 +86,21 @@ int64_t getWgmmaTileN(int64_t m, int64_t n, int64_t batches, int64_t numSMs);
 /// `numSMs` SMs.
 int64_t getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs);
 
+/// One version of a matmul with a dynamic M: its K split into `parts` for
+/// an M of at most `maxRows` (and more than the previous version's).
+struct WgmmaKSplitVersion {
+  int64_t maxRows;
+  int64_t parts;
+};
+
+/// The split-K versions of a matmul getWgmmaKSplits would split but for its
+/// dynamic M, by ascending M: where M's row tiles (each judged at its
+/// largest M) leave SMs idle enough for a split to pay, the parts it would
+/// get, adjacent tiles of the same parts in one version. Empty for a static
+/// M, or where no M would split. Past the last version, M keeps K whole.
+SmallVector<WgmmaKSplitVersion> getWgmmaKSplitVersions(linalg::LinalgOp op,
+                                                       int64_t numSMs);
+
 /// Whether the wgmma kernel can read `operand` of a batched matmul as one
 /// matrix of all batches' rows: a buffer in identity layout, not a slice of
 /// a larger tensor.

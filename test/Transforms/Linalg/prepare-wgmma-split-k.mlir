@@ -72,7 +72,6 @@ func.func @split_kn_accumulate(%a: tensor<256x8192xf16>, %b: tensor<8192x384xf16
 //  - a short K (8 K steps): the partial sums would cost more than the SMs
 //    the 64 tiles leave idle;
 //  - enough tiles for every SM;
-//  - a dynamic M (its tiles unknown);
 //  - a K that is not a multiple of the 64-deep K step (4000);
 //  - A a slice of a larger tensor (the kernel reads A's parts as columns of
 //    one whole matrix).
@@ -81,11 +80,9 @@ func.func @split_kn_accumulate(%a: tensor<256x8192xf16>, %b: tensor<8192x384xf16
 // CHECK:       return
 func.func @no_split(%a: tensor<1024x512xbf16>, %b: tensor<512x1024xbf16>,
                     %a2: tensor<2048x2048xbf16>, %b2: tensor<2048x2048xbf16>,
-                    %a3: tensor<?x4096xbf16>, %b3: tensor<4096x256xbf16>,
                     %a4: tensor<128x4000xbf16>, %b4: tensor<4000x256xbf16>,
                     %a5: tensor<256x8192xbf16>, %b5: tensor<4096x256xbf16>)
-    -> (tensor<1024x1024xf32>, tensor<2048x2048xf32>, tensor<?x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>) {
-  %c0 = arith.constant 0 : index
+    -> (tensor<1024x1024xf32>, tensor<2048x2048xf32>, tensor<128x256xf32>, tensor<128x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<1024x1024xf32>
   %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
@@ -93,14 +90,66 @@ func.func @no_split(%a: tensor<1024x512xbf16>, %b: tensor<512x1024xbf16>,
   %e2 = tensor.empty() : tensor<2048x2048xf32>
   %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
   %r2 = linalg.matmul ins(%a2, %b2 : tensor<2048x2048xbf16>, tensor<2048x2048xbf16>) outs(%f2 : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
-  %m = tensor.dim %a3, %c0 : tensor<?x4096xbf16>
-  %e3 = tensor.empty(%m) : tensor<?x256xf32>
-  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<?x256xf32>) -> tensor<?x256xf32>
-  %r3 = linalg.matmul ins(%a3, %b3 : tensor<?x4096xbf16>, tensor<4096x256xbf16>) outs(%f3 : tensor<?x256xf32>) -> tensor<?x256xf32>
   %e4 = tensor.empty() : tensor<128x256xf32>
   %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<128x256xf32>) -> tensor<128x256xf32>
   %r4 = linalg.matmul ins(%a4, %b4 : tensor<128x4000xbf16>, tensor<4000x256xbf16>) outs(%f4 : tensor<128x256xf32>) -> tensor<128x256xf32>
   %s5 = tensor.extract_slice %a5[0, 0] [128, 4096] [1, 1] : tensor<256x8192xbf16> to tensor<128x4096xbf16>
   %r5 = linalg.matmul ins(%s5, %b5 : tensor<128x4096xbf16>, tensor<4096x256xbf16>) outs(%f4 : tensor<128x256xf32>) -> tensor<128x256xf32>
-  return %r1, %r2, %r3, %r4, %r5 : tensor<1024x1024xf32>, tensor<2048x2048xf32>, tensor<?x256xf32>, tensor<128x256xf32>, tensor<128x256xf32>
+  return %r1, %r2, %r4, %r5 : tensor<1024x1024xf32>, tensor<2048x2048xf32>, tensor<128x256xf32>, tensor<128x256xf32>
+}
+
+// -----
+
+// A dynamic M (a batch of rows) has no tile count to judge: the matmul is
+// versioned on M instead, an scf.if nest whose split versions each hold M's
+// sizes that pay (up to 128 rows: 16 parts; 512: 8; 1024: 4; 1920: 2), the
+// whole K in the last else. Each branch gets its own copies of the zero
+// fill and of the bias (the elementwise consumer), so each plan fuses it:
+// with the sum of the parts, or into the unsplit kernel's epilogue.
+// CHECK-LABEL: func.func @versions_by_rows
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x4096xf16>
+// CHECK:       %[[FITS:.+]] = arith.cmpi ule, %[[M:.+]], %c128
+// CHECK:       scf.if %[[FITS]] -> (tensor<?x500xf16>)
+// CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 16, 256]
+// CHECK:         linalg.fill {{.*}} -> tensor<16x?x500xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<16x?x500xf32>)
+// CHECK-COUNT-16: tensor.extract_slice
+// CHECK:         %[[SUM16:.+]] = linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<?x500xf16>)
+// CHECK:         scf.yield %[[SUM16]]
+// CHECK:       } else {
+// CHECK:         arith.cmpi ule, %[[M]], %c512
+// CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 8, 512]
+// CHECK:         arith.cmpi ule, %[[M]], %c1024
+// CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 4, 1024]
+// CHECK:         arith.cmpi ule, %[[M]], %c1920
+// CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 2, 2048]
+// CHECK:       } else {
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[FILL:.+]] = linalg.fill {{.*}} -> tensor<?x500xf32>
+// CHECK:         %[[MM:.+]] = linalg.generic {{.*}} ins(%[[X]], %{{.+}} : tensor<?x4096xf16>, tensor<500x4096xf16>) outs(%[[FILL]] : tensor<?x500xf32>)
+// CHECK:         %[[BIAS:.+]] = linalg.generic {{.*}} ins(%[[MM]], %{{.+}} : tensor<?x500xf32>, tensor<500xf16>)
+// CHECK:         scf.yield %[[BIAS]]
+// CHECK:       } {qimeng.k_split_versions}
+// NOSMS-LABEL: func.func @versions_by_rows
+// NOSMS-NOT:   scf.if
+#rows = affine_map<(m, n) -> (m, n)>
+#bias = affine_map<(m, n) -> (n)>
+func.func @versions_by_rows(%x: tensor<?x4096xf16>, %w: tensor<500x4096xf16>, %b: tensor<500xf16>) -> tensor<?x500xf16> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x4096xf16>
+  %zero = arith.constant 0.0 : f16
+  %te = tensor.empty() : tensor<4096x500xf16>
+  %wt = linalg.transpose ins(%w : tensor<500x4096xf16>) outs(%te : tensor<4096x500xf16>) permutation = [1, 0]
+  %empty = tensor.empty(%m) : tensor<?x500xf16>
+  %acc = linalg.fill ins(%zero : f16) outs(%empty : tensor<?x500xf16>) -> tensor<?x500xf16>
+  %mm = linalg.matmul ins(%x, %wt : tensor<?x4096xf16>, tensor<4096x500xf16>) outs(%acc : tensor<?x500xf16>) -> tensor<?x500xf16>
+  %y = linalg.generic {indexing_maps = [#rows, #bias, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<?x500xf16>, tensor<500xf16>) outs(%empty : tensor<?x500xf16>) {
+  ^bb0(%v: f16, %bv: f16, %o: f16):
+    %s = arith.addf %v, %bv : f16
+    linalg.yield %s : f16
+  } -> tensor<?x500xf16>
+  return %y : tensor<?x500xf16>
 }

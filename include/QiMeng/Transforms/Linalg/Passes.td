@@ -32,12 +32,16 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     also splits its K into parts,
     each computed on blocks of its own, which the copy of the output sums
     (split-K). With `wgmma` and `num-sms`, a matmul the wgmma plan takes
-    (static M, no batch, K a multiple of 64) whose output tiles leave SMs
+    (no batch, K a multiple of 64) whose output tiles leave SMs
     idle, where a rough cost model says it pays, splits its K into parts
     too, without copies: A and B are reshaped in place (`tensor.expand_shape`),
     the parts' products go to an f32 (parts, M, N) tensor (the wgmma kernel
     runs each part on blocks of its own), and an elementwise op adds the
     parts into the output, fused with the matmul's elementwise consumers.
+    With a dynamic M the matmul is versioned on M: an `scf.if` nest holds a
+    split version for each range of M where one pays (judged at the range's
+    largest M) and the unsplit matmul past them; the zero fill and the
+    elementwise consumer are copied into every branch.
     The verifier's references leave both out (`pad-matmuls=false`).
   }];
   let options = [

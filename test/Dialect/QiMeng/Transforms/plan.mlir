@@ -457,3 +457,34 @@ func.func @conv_17x17(%x: memref<4x8x35x35xf32>, %w: memref<5x8x3x3xf32>, %y: me
       ins(%x, %w : memref<4x8x35x35xf32>, memref<5x8x3x3xf32>) outs(%y : memref<4x5x17x17xf32>)
   return
 }
+
+// -----
+
+// Linalg ops in the branches of an scf.if (qimeng-prepare's versions of a
+// matmul on a dynamic M, or code a user wrote) are planned as kernels of
+// their own; the branch is taken on the host.
+// CHECK-LABEL: qimeng.plan @branches
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 1024] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 4] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
+// CHECK-NEXT:    qimeng.tile "elementwise1" [1, 1024] to block
+func.func @branches(%x: tensor<?x1024xf32>, %small: i1) -> tensor<?x1024xf32> {
+  %r = scf.if %small -> tensor<?x1024xf32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<?x1024xf32>) outs(%x : tensor<?x1024xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %s = arith.addf %a, %a : f32
+      linalg.yield %s : f32
+    } -> tensor<?x1024xf32>
+    scf.yield %0 : tensor<?x1024xf32>
+  } else {
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<?x1024xf32>) outs(%x : tensor<?x1024xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %s = arith.mulf %a, %a : f32
+      linalg.yield %s : f32
+    } -> tensor<?x1024xf32>
+    scf.yield %1 : tensor<?x1024xf32>
+  }
+  return %r : tensor<?x1024xf32>
+}
