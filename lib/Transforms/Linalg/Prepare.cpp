@@ -692,6 +692,59 @@ struct ReadTransposedWeight
   }
 };
 
+/// Reads the matrix of a matrix-vector product through the linalg.transpose
+/// that made it, when the product would read the copy a column at a time:
+/// torch-mlir's Linear on one row (a weight stored (n, k), transposed, then
+/// multiplied by a vector once the unit row is dropped) becomes y = W x,
+/// whose plan gives each output a warp that reads W's row along K in
+/// order. The transposed copy (a pass over the whole matrix) goes when
+/// nothing else reads it.
+struct ReadTransposedMatrix
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp linalgOp,
+                                PatternRewriter &rewriter) const override {
+    if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() != 2 ||
+        linalgOp.getNumParallelLoops() != 1 ||
+        linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1 ||
+        !linalg::isaContractionOpInterface(linalgOp))
+      return rewriter.notifyMatchFailure(linalgOp, "not a matrix-vector op");
+    unsigned parallel =
+        linalgOp.getIteratorTypesArray()[0] == utils::IteratorType::parallel
+            ? 0
+            : 1;
+    MLIRContext *ctx = linalgOp.getContext();
+    AffineMap columns = AffineMap::get(
+        2, 0,
+        {getAffineDimExpr(1 - parallel, ctx), getAffineDimExpr(parallel, ctx)},
+        ctx);
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      auto transpose = input->get().getDefiningOp<linalg::TransposeOp>();
+      if (!transpose || linalgOp.getMatchingIndexingMap(input) != columns ||
+          transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+        continue;
+      bool generalized;
+      FailureOr<linalg::GenericOp> generic =
+          getOrGeneralize(rewriter, linalgOp, generalized);
+      if (failed(generic))
+        return rewriter.notifyMatchFailure(linalgOp, "cannot generalize");
+      unsigned number = input->getOperandNumber();
+      SmallVector<AffineMap> maps = generic->getIndexingMapsArray();
+      maps[number] = AffineMap::getPermutationMap(
+          ArrayRef<unsigned>{parallel, 1 - parallel}, ctx);
+      rewriter.modifyOpInPlace(*generic, [&] {
+        (*generic)->getOpOperand(number).set(transpose.getInput());
+        generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      if (transpose->use_empty())
+        rewriter.eraseOp(transpose);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(linalgOp, "no transposed matrix");
+  }
+};
+
 /// Gives a (batched) matmul generic whose right-hand operand is stored
 /// transposed, (n, k) instead of (k, n), a transposed copy of it
 /// (linalg.transpose into a new tensor) to read instead: the matmul plans
@@ -1310,6 +1363,7 @@ public:
                  ConcatToGeneric, FuseElementwiseProducer, AccumulateInF32,
                  SumInF32, ContractionUnitLoops>(ctx);
     patterns.add<TransposeMatmulOperand>(ctx, wgmma);
+    patterns.add<ReadTransposedMatrix>(ctx);
     if (wgmma)
       patterns.add<ReadTransposedWeight>(ctx);
     populateWindowPatterns(patterns);

@@ -413,3 +413,35 @@ func.func @sum_bf16(%x: tensor<64x1000xbf16>, %out: tensor<64xbf16>) -> tensor<6
   } -> tensor<64xbf16>
   return %0 : tensor<64xbf16>
 }
+
+// -----
+
+// A Linear on one row as torch-mlir writes it (the weight stored (n, k) and
+// transposed): once the unit row is dropped, the product would read the
+// transposed copy a column per output; it reads the weight as stored
+// instead, y = W x (each output's row along K), and the copy goes.
+// CHECK-DAG:   #[[$ROWS:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @linear_one_row
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<1x512xf32> {{.*}}, %[[W:[^:]+]]: tensor<256x512xf32>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       %[[XV:.+]] = tensor.collapse_shape %[[X]]
+// CHECK:       linalg.generic {indexing_maps = [#{{.+}}, #[[$ROWS]], #{{.+}}], iterator_types = ["parallel", "reduction"]}
+// CHECK-SAME:    ins(%[[XV]], %[[W]] : tensor<512xf32>, tensor<256x512xf32>)
+// CHECK-NOT:   linalg.transpose
+// A (k, n) matrix that no transpose made stays as it is.
+// CHECK-LABEL: func.func @vector_times_matrix
+// CHECK:       linalg.vecmat
+// CHECK-SAME:    tensor<512x256xf32>
+func.func @linear_one_row(%x: tensor<1x512xf32>, %w: tensor<256x512xf32>) -> tensor<1x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<512x256xf32>
+  %wt = linalg.transpose ins(%w : tensor<256x512xf32>) outs(%te : tensor<512x256xf32>) permutation = [1, 0]
+  %empty = tensor.empty() : tensor<1x256xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<1x512xf32>, tensor<512x256xf32>) outs(%acc : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %y : tensor<1x256xf32>
+}
+func.func @vector_times_matrix(%x: tensor<512xf32>, %b: tensor<512x256xf32>, %y: tensor<256xf32>) -> tensor<256xf32> {
+  %r = linalg.vecmat ins(%x, %b : tensor<512xf32>, tensor<512x256xf32>) outs(%y : tensor<256xf32>) -> tensor<256xf32>
+  return %r : tensor<256xf32>
+}
