@@ -61,6 +61,13 @@ getRowShape(linalg::LinalgOp op,
       iterators.back() == utils::IteratorType::reduction) {
     if (loops < 2 || !isLaneReducible(op))
       return std::nullopt;
+    // The lanes stride along the row: every operand the row indexes must
+    // hold it contiguous (a vector times a (k, n) matrix does not: a
+    // column per output).
+    AffineExpr row = getAffineDimExpr(loops - 1, op->getContext());
+    for (AffineMap map : op.getIndexingMapsArray())
+      if (map.isFunctionOfDim(loops - 1) && map.getResults().back() != row)
+        return std::nullopt;
     shape.reduces = true;
     shape.rows.assign(bounds.begin(), bounds.end() - 1);
     shape.rowLength = bounds.back();

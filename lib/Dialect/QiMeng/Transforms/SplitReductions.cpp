@@ -208,6 +208,20 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
   return partial;
 }
 
+/// Whether `op` reduces along its innermost loop and every operand that loop
+/// indexes holds it contiguous: the warp plan's reduction (its lanes stride
+/// along the rows, planWarpReduction).
+bool reducesAlongRows(linalg::LinalgOp op) {
+  unsigned last = op.getNumLoops() - 1;
+  if (op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
+    return false;
+  AffineExpr lastDim = getAffineDimExpr(last, op->getContext());
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return !map.isFunctionOfDim(last) || map.getResults().back() == lastDim;
+  });
+}
+
 /// How many parts the reduction of `op` should be split into, or 1 when its
 /// outputs times threads per output reach half of kTargetThreadsPerSM
 /// threads per SM: enough parts to reach all of it, each part long enough to be
@@ -223,7 +237,9 @@ int64_t getSplitRatio(linalg::LinalgOp op, const TargetProfile &target) {
   int64_t outputs = 1, extent = 1;
   for (auto [i, bound] : llvm::enumerate(bounds))
     (llvm::is_contained(dims, i) ? extent : outputs) *= bound;
-  bool innermost = dims.back() == bounds.size() - 1;
+  // Otherwise each output gets a thread (a vector times a (k, n) matrix: a
+  // column each).
+  bool innermost = reducesAlongRows(op);
   int64_t threadsPerOutput = innermost ? target.warpSize : 1;
   int64_t minPart = innermost ? kMinWarpPart : kMinSerialPart;
   int64_t threads = outputs * threadsPerOutput;
@@ -430,6 +446,33 @@ private:
     op.getReductionDims(dims);
     if (ratio <= 1 && dims.size() < 2)
       return;
+    // A reduction along the innermost loop that its operands do not hold
+    // contiguous (a vector times a (k, n) matrix) gets a thread per output,
+    // reading along the parallel loops: with the reduction loop outermost it
+    // splits as a column sum does, its parts' threads along the rows.
+    unsigned last = op.getNumLoops() - 1;
+    if (ratio > 1 && dims.size() == 1 && dims.front() == last &&
+        !reducesAlongRows(op)) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          isa<linalg::GenericOp>(op.getOperation())
+              ? FailureOr<linalg::GenericOp>(
+                    cast<linalg::GenericOp>(op.getOperation()))
+              : linalg::generalizeNamedOp(rewriter, op);
+      SmallVector<unsigned> order{last};
+      for (unsigned d = 0; d < last; ++d)
+        order.push_back(d);
+      if (succeeded(generic)) {
+        FailureOr<linalg::GenericOp> interchanged =
+            linalg::interchangeGenericOp(rewriter, *generic, order);
+        if (succeeded(interchanged))
+          op = *interchanged;
+        else
+          op = *generic;
+      }
+      dims.clear();
+      op.getReductionDims(dims);
+    }
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
       generic = dropUnitDimensions(rewriter, generic);
       FailureOr<linalg::LinalgOp> collapsed =

@@ -260,3 +260,22 @@ func.func @softmax_f16_dynamic(%x: tensor<?x3072xf16>) -> tensor<?x3072xf16> {
   } -> tensor<?x3072xf16>
   return %r : tensor<?x3072xf16>
 }
+
+// -----
+
+// A bf16 vector times a (k, n) matrix with 4096 outputs: the accumulator's
+// fill, widening and rounding would form a row group with the product, but
+// a warp's lanes striding along K would read a column of the matrix each:
+// no group, and the product takes the parallel plan, a thread per output
+// reading along the matrix's rows.
+// CHECK-LABEL: qimeng.plan @vector_times_columns provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK:         qimeng.tile "contraction0" [256, 0] to block
+// CHECK-NEXT:    qimeng.tile "contraction0" [1, 0] to thread
+// CHECK-NOT:     to warp
+func.func @vector_times_columns(%x: tensor<1x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<1x4096xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %empty = tensor.empty() : tensor<1x4096xbf16>
+  %acc = linalg.fill ins(%zero : bf16) outs(%empty : tensor<1x4096xbf16>) -> tensor<1x4096xbf16>
+  %r = linalg.matmul ins(%x, %b : tensor<1x4096xbf16>, tensor<4096x4096xbf16>) outs(%acc : tensor<1x4096xbf16>) -> tensor<1x4096xbf16>
+  return %r : tensor<1x4096xbf16>
+}

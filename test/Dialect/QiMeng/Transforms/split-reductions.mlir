@@ -298,3 +298,21 @@ func.func @broadcast_full_sum(%x: tensor<4096x4096xf32>, %t: tensor<4096xf32>, %
   } -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A vector times a (k, n) matrix (a Linear on one row, its weight stored
+// (k, n)): the reduction loop is innermost, but the matrix holds it a column
+// at a time, so each of the 4096 outputs gets a thread, not a warp (16
+// blocks). The reduction loop goes outermost and splits as a column sum
+// does: 64 parts of 64 rows, each part's threads along N (the matrix read
+// along its rows), then the 64 partial sums of each output added.
+// CHECK-LABEL: func.func @vector_times_matrix
+// CHECK:       %[[B:.+]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [64, 64, 4096]
+// CHECK:       %[[P:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x4096xf32>)
+// CHECK:       %[[PART:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.+}}, %[[B]] : tensor<64x64xf32>, tensor<64x64x4096xf32>) outs(%[[P]] : tensor<64x4096xf32>)
+// CHECK:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[PART]] : tensor<64x4096xf32>) outs(%{{.*}} : tensor<4096xf32>)
+func.func @vector_times_matrix(%x: tensor<4096xf32>, %b: tensor<4096x4096xf32>, %y: tensor<4096xf32>) -> tensor<4096xf32> {
+  %r = linalg.vecmat ins(%x, %b : tensor<4096xf32>, tensor<4096x4096xf32>) outs(%y : tensor<4096xf32>) -> tensor<4096xf32>
+  return %r : tensor<4096xf32>
+}
