@@ -79,6 +79,7 @@ PROBLEMS = [
      "nk-transpose"),
     ("bf16-decode-nk-1x4096x4096", 1, 4096, 4096, "bf16", "bf16", False,
      "nk-transpose"),
+    ("bf16-decode-kn-1x4096x4096", 1, 4096, 4096, "bf16", "bf16", False),
     ("f16-few-tiles-nk-384x500x4096", 384, 500, 4096, "f16", "f16", False,
      "nk-maps"),
     ("bf16-small-out-256x384x8192", 256, 384, 8192, "bf16", "bf16", False),
