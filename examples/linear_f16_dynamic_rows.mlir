@@ -5,8 +5,9 @@
 // is known only at run time, so on sm_90 qimeng-prepare versions the matmul on
 // it: up to 128 rows K is split into 16 parts, up to 512 into 8, up to 1024
 // into 4, up to 1920 into 2 (each a wgmma kernel of the parts and a kernel
-// that adds them with the bias); more rows take the unsplit wgmma kernel with
-// the bias in its epilogue.
+// that adds them with the bias); up to 8320 rows K stays whole on 128-wide
+// tiles, more rows take 256-wide ones, the bias in the wgmma kernel's
+// epilogue.
 #rows = affine_map<(m, n) -> (m, n)>
 #bias = affine_map<(m, n) -> (n)>
 func.func @linear_rows(%x: tensor<?x4096xf16>, %w: tensor<500x4096xf16>,

@@ -293,25 +293,31 @@ int64_t mlir::qimeng::getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs) {
   return chooseWgmmaKSplits(bounds[0], bounds[1], bounds[2], numSMs);
 }
 
-SmallVector<WgmmaKSplitVersion>
-mlir::qimeng::getWgmmaKSplitVersions(linalg::LinalgOp op, int64_t numSMs) {
-  SmallVector<WgmmaKSplitVersion> versions;
-  if (!isSplittableWgmmaMatmul(op, numSMs))
+SmallVector<WgmmaRowVersion>
+mlir::qimeng::getWgmmaRowVersions(linalg::LinalgOp op, int64_t numSMs) {
+  SmallVector<WgmmaRowVersion> versions;
+  if (numSMs <= 0 || getWgmmaBatchLoops(op) != 0 || !takesWgmma(op))
     return versions;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (!ShapedType::isDynamic(bounds[0]))
     return versions;
-  // Row tiles one at a time, each judged at its largest M (the most
-  // partial sums to add); past numSMs / 2 tiles no split fits one wave.
-  for (int64_t rowTiles = 1; 2 * rowTiles <= numSMs; ++rowTiles) {
+  int64_t n = bounds[1], k = bounds[2];
+  bool splittable = isSplittableWgmmaMatmul(op, numSMs);
+  int64_t dynamicTileN = getWgmmaTileN(ShapedType::kDynamic, n, 1, numSMs);
+  // Row tiles one at a time, each judged at its largest M. Both a split
+  // and narrower tiles need fewer blocks than SMs, so the walk ends by
+  // numSMs row tiles.
+  for (int64_t rowTiles = 1;; ++rowTiles) {
     int64_t rows = rowTiles * kWgmmaTileM;
-    int64_t parts = chooseWgmmaKSplits(rows, bounds[1], bounds[2], numSMs);
-    if (parts == 1)
+    int64_t parts = splittable ? chooseWgmmaKSplits(rows, n, k, numSMs) : 1;
+    int64_t tileN = getWgmmaTileN(rows, n, 1, numSMs);
+    if (parts == 1 && tileN == dynamicTileN)
       break;
-    if (!versions.empty() && versions.back().parts == parts)
+    if (!versions.empty() && versions.back().parts == parts &&
+        versions.back().tileN == tileN)
       versions.back().maxRows = rows;
     else
-      versions.push_back({rows, parts});
+      versions.push_back({rows, parts, tileN});
   }
   return versions;
 }

@@ -261,7 +261,7 @@ TEST_F(OpFamilyTest, WgmmaSplitsKWhereTilesLeaveSMsIdle) {
   EXPECT_EQ(splits(ShapedType::kDynamic, 512, 4096), 1);
 }
 
-TEST_F(OpFamilyTest, WgmmaVersionsDynamicRowsBySplit) {
+TEST_F(OpFamilyTest, WgmmaVersionsDynamicRowsByPlan) {
   auto versions = [&](int64_t m, int64_t n, int64_t k) {
     module = parseSourceString<ModuleOp>(plainMatmul(m, n, k), &context);
     linalg::LinalgOp op;
@@ -270,19 +270,24 @@ TEST_F(OpFamilyTest, WgmmaVersionsDynamicRowsBySplit) {
     std::string text;
     if (!op)
       return text;
-    for (WgmmaKSplitVersion version : getWgmmaKSplitVersions(op, 132))
+    for (WgmmaRowVersion version : getWgmmaRowVersions(op, 132))
       text += std::to_string(version.maxRows) + ":" +
-              std::to_string(version.parts) + " ";
+              std::to_string(version.parts) + "/" +
+              std::to_string(version.tileN) + " ";
     return text;
   };
   int64_t dynamic = ShapedType::kDynamic;
   // Four tile columns, 64 K steps: 16 parts for one row tile, fewer as the
-  // rows grow (the SMs fill, the partial sums grow), none past 14 tiles.
-  EXPECT_EQ(versions(dynamic, 512, 4096), "128:16 512:8 1024:4 1792:2 ");
-  // 32 tile columns: 4 parts for one row tile only.
-  EXPECT_EQ(versions(dynamic, 4096, 4096), "128:4 ");
-  // Tiles enough for every SM at one row tile; 8 K steps; a static M.
-  EXPECT_EQ(versions(dynamic, 16384, 4096), "");
-  EXPECT_EQ(versions(dynamic, 512, 512), "");
+  // rows grow (the SMs fill, the partial sums grow), none past 14 row
+  // tiles; then K whole on 128-wide tiles up to 65 row tiles (130 blocks of
+  // 256 columns would leave SMs idle), a dynamic M's 256 past them.
+  EXPECT_EQ(versions(dynamic, 512, 4096),
+            "128:16/128 512:8/128 1024:4/128 1792:2/128 8320:1/128 ");
+  // 32 tile columns: 4 parts for one row tile, 128-wide tiles up to 8.
+  EXPECT_EQ(versions(dynamic, 4096, 4096), "128:4/128 1024:1/128 ");
+  // 8 K steps: no split, only the tile width.
+  EXPECT_EQ(versions(dynamic, 512, 512), "8320:1/128 ");
+  // N below 256 is planned 128 wide for any M; a static M has its plan.
+  EXPECT_EQ(versions(dynamic, 128, 512), "");
   EXPECT_EQ(versions(97, 512, 4096), "");
 }

@@ -86,20 +86,30 @@ int64_t getWgmmaTileN(int64_t m, int64_t n, int64_t batches, int64_t numSMs);
 /// `numSMs` SMs.
 int64_t getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs);
 
-/// One version of a matmul with a dynamic M: its K split into `parts` for
-/// an M of at most `maxRows` (and more than the previous version's).
-struct WgmmaKSplitVersion {
+/// A discardable attribute on a matmul with a dynamic M: the most rows M
+/// has there (an i64; a version of qimeng-prepare's on M, see
+/// getWgmmaRowVersions), which the wgmma plan sizes its N tile for
+/// (getWgmmaTileN) instead of counting a dynamic M as enough rows.
+constexpr llvm::StringLiteral kMaxRowsAttrName = "qimeng.max_rows";
+
+/// One version of a matmul with a dynamic M: for an M of at most `maxRows`
+/// (and more than the previous version's), its K split into `parts` (1:
+/// whole), on tiles `tileN` wide.
+struct WgmmaRowVersion {
   int64_t maxRows;
   int64_t parts;
+  int64_t tileN;
 };
 
-/// The split-K versions of a matmul getWgmmaKSplits would split but for its
-/// dynamic M, by ascending M: where M's row tiles (each judged at its
-/// largest M) leave SMs idle enough for a split to pay, the parts it would
-/// get, adjacent tiles of the same parts in one version. Empty for a static
-/// M, or where no M would split. Past the last version, M keeps K whole.
-SmallVector<WgmmaKSplitVersion> getWgmmaKSplitVersions(linalg::LinalgOp op,
-                                                       int64_t numSMs);
+/// The versions of a wgmma matmul (no batch) with a dynamic M, by ascending
+/// M, where M's row tiles, each judged at its largest M (the most partial
+/// sums to add), would get a plan other than a dynamic M's: K split into
+/// parts (getWgmmaKSplits), or N tiles 128 wide where a dynamic M counts as
+/// enough rows for 256 (getWgmmaTileN). Adjacent row tiles of the same plan
+/// form one version. Empty for a static M, or where every M plans as a
+/// dynamic one. Past the last version, M takes a dynamic M's plan.
+SmallVector<WgmmaRowVersion> getWgmmaRowVersions(linalg::LinalgOp op,
+                                                 int64_t numSMs);
 
 /// Whether the wgmma kernel can read `operand` of a batched matmul as one
 /// matrix of all batches' rows: a buffer in identity layout, not a slice of

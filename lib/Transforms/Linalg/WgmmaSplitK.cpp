@@ -16,12 +16,13 @@
 namespace mlir::qimeng {
 namespace {
 
-/// Marks the scf.if nest of a dynamic M's split-K versions: the matmul in
-/// its last else branch keeps K whole.
-constexpr StringLiteral kKSplitVersionsAttr = "qimeng.k_split_versions";
+/// Marks the scf.if nest of a dynamic M's versions: the matmul in its last
+/// else branch keeps a dynamic M's plan.
+constexpr StringLiteral kRowVersionsAttr = "qimeng.row_versions";
 
 /// The matmul `op` as the sum of its K's `parts` partial products; returns
-/// the sum (of `op`'s result type). Builds before `op`, which it leaves.
+/// the sum (of `op`'s result type). Builds before `op`, which it leaves;
+/// the product keeps `op`'s bound on M (kMaxRowsAttrName).
 Value splitK(RewriterBase &rewriter, linalg::LinalgOp op, int64_t parts) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
@@ -89,6 +90,8 @@ Value splitK(RewriterBase &rewriter, linalg::LinalgOp op, int64_t parts) {
             nb, nloc, args[2], arith::MulFOp::create(nb, nloc, x, y));
         linalg::YieldOp::create(nb, nloc, sum);
       });
+  if (Attribute maxRows = op->getAttr(kMaxRowsAttrName))
+    product->setAttr(kMaxRowsAttrName, maxRows);
 
   // The parts summed into the output: on a zero-filled output, written
   // over the fill's destination (the fill dropped); else added to it.
@@ -162,22 +165,24 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return success();
     }
     if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp());
-        parent && parent->hasAttr(kKSplitVersionsAttr))
-      return rewriter.notifyMatchFailure(op, "the version that keeps K whole");
-    SmallVector<WgmmaKSplitVersion> versions =
-        getWgmmaKSplitVersions(op, numSMs);
+        parent && parent->hasAttr(kRowVersionsAttr))
+      return rewriter.notifyMatchFailure(op, "a version on M already");
+    if (op->hasAttr(kMaxRowsAttrName))
+      return rewriter.notifyMatchFailure(op, "a version on M already");
+    SmallVector<WgmmaRowVersion> versions = getWgmmaRowVersions(op, numSMs);
     if (versions.empty())
       return rewriter.notifyMatchFailure(op, "enough output tiles");
     versionByRows(rewriter, op, versions);
     return success();
   }
 
-  /// A dynamic M's versions: an scf.if nest on M, each split version in a
-  /// then branch, the whole K in the last else. The matmul's elementwise
-  /// consumer goes into every branch, where the plan fuses it (with the sum
-  /// of the parts, or with the matmul's epilogue).
+  /// A dynamic M's versions: an scf.if nest on M, each version in a then
+  /// branch (its matmul, split or whole, marked with its bound on M), a
+  /// dynamic M's plan in the last else. The matmul's elementwise consumer
+  /// goes into every branch, where the plan fuses it (with the sum of the
+  /// parts, or with the matmul's epilogue).
   void versionByRows(PatternRewriter &rewriter, linalg::LinalgOp op,
-                     ArrayRef<WgmmaKSplitVersion> versions) const {
+                     ArrayRef<WgmmaRowVersion> versions) const {
     linalg::GenericOp consumer = getElementwiseConsumer(op);
     // A zero fill of the output only the matmul reads goes into every
     // branch too: each split version then writes the sum over it.
@@ -202,25 +207,29 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     };
     TypeRange types = last->getResultTypes();
     scf::IfOp outer;
-    for (const WgmmaKSplitVersion &version : versions) {
+    for (const WgmmaRowVersion &version : versions) {
       Value fits = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ule, rows,
           arith::ConstantIndexOp::create(rewriter, loc, version.maxRows));
       auto branch = scf::IfOp::create(rewriter, loc, types, fits,
                                       /*withElseRegion=*/true);
-      branch->setAttr(kKSplitVersionsAttr, rewriter.getUnitAttr());
+      branch->setAttr(kRowVersionsAttr, rewriter.getUnitAttr());
       if (outer)
         scf::YieldOp::create(rewriter, loc, branch.getResults());
       else
         outer = branch;
       rewriter.setInsertionPointToStart(branch.thenBlock());
       auto [copy, results] = cloneVersion();
-      Value sum = splitK(rewriter, copy, version.parts);
-      rewriter.replaceAllUsesWith(copy->getResult(0), sum);
+      copy->setAttr(kMaxRowsAttrName,
+                    rewriter.getI64IntegerAttr(version.maxRows));
       SmallVector<Value> yielded(results);
-      if (!consumer)
-        yielded = {sum};
-      rewriter.eraseOp(copy);
+      if (version.parts > 1) {
+        Value sum = splitK(rewriter, copy, version.parts);
+        rewriter.replaceAllUsesWith(copy->getResult(0), sum);
+        if (!consumer)
+          yielded = {sum};
+        rewriter.eraseOp(copy);
+      }
       scf::YieldOp::create(rewriter, loc, yielded);
       rewriter.setInsertionPointToStart(branch.elseBlock());
     }

@@ -19,10 +19,11 @@ namespace mlir::qimeng {
 /// its own), and an elementwise sum of the S partial products into the
 /// original output (added to it unless it was a zero fill), converted to
 /// its element type. The sum fuses with the matmul's elementwise consumers.
-/// A matmul with a dynamic M is versioned on M instead
-/// (getWgmmaKSplitVersions): an scf.if nest of its split versions, the
-/// unsplit matmul in the last else, its zero fill and elementwise consumer
-/// copied into every branch.
+/// A matmul with a dynamic M is versioned on M instead (getWgmmaRowVersions):
+/// an scf.if nest of its versions for few rows (split, or on 128-wide
+/// tiles; each matmul marked with its bound, kMaxRowsAttrName), a dynamic
+/// M's plan in the last else, its zero fill and elementwise consumer copied
+/// into every branch.
 void populateWgmmaSplitKPatterns(RewritePatternSet &patterns, int64_t numSMs);
 
 } // namespace mlir::qimeng

@@ -101,11 +101,13 @@ func.func @no_split(%a: tensor<1024x512xbf16>, %b: tensor<512x1024xbf16>,
 // -----
 
 // A dynamic M (a batch of rows) has no tile count to judge: the matmul is
-// versioned on M instead, an scf.if nest whose split versions each hold M's
-// sizes that pay (up to 128 rows: 16 parts; 512: 8; 1024: 4; 1920: 2), the
-// whole K in the last else. Each branch gets its own copies of the zero
-// fill and of the bias (the elementwise consumer), so each plan fuses it:
-// with the sum of the parts, or into the unsplit kernel's epilogue.
+// versioned on M instead, an scf.if nest whose versions each hold M's sizes
+// that plan alike (up to 128 rows: 16 parts; 512: 8; 1024: 4; 1920: 2;
+// 8320: K whole on 128-wide tiles, which the matmul's bound tells the
+// planner), a dynamic M's plan in the last else. Each branch gets its own
+// copies of the zero fill and of the bias (the elementwise consumer), so
+// each plan fuses it: with the sum of the parts, or into the matmul's
+// epilogue.
 // CHECK-LABEL: func.func @versions_by_rows
 // CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x4096xf16>
 // CHECK:       %[[FITS:.+]] = arith.cmpi ule, %[[M:.+]], %c128
@@ -113,7 +115,7 @@ func.func @no_split(%a: tensor<1024x512xbf16>, %b: tensor<512x1024xbf16>,
 // CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 16, 256]
 // CHECK:         linalg.fill {{.*}} -> tensor<16x?x500xf32>
 // CHECK:         linalg.generic
-// CHECK-SAME:      outs(%{{.+}} : tensor<16x?x500xf32>)
+// CHECK-SAME:      outs(%{{.+}} : tensor<16x?x500xf32>) attrs = {qimeng.max_rows = 128 : i64}
 // CHECK-COUNT-16: tensor.extract_slice
 // CHECK:         %[[SUM16:.+]] = linalg.generic
 // CHECK-SAME:      outs(%{{.+}} : tensor<?x500xf16>)
@@ -125,13 +127,16 @@ func.func @no_split(%a: tensor<1024x512xbf16>, %b: tensor<512x1024xbf16>,
 // CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 4, 1024]
 // CHECK:         arith.cmpi ule, %[[M]], %c1920
 // CHECK:         tensor.expand_shape %[[X]] {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 2, 2048]
+// CHECK:         arith.cmpi ule, %[[M]], %c8320
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic {{.*}} ins(%[[X]], %{{.+}} : tensor<?x4096xf16>, tensor<500x4096xf16>) {{.*}} attrs = {qimeng.max_rows = 8320 : i64}
 // CHECK:       } else {
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         %[[FILL:.+]] = linalg.fill {{.*}} -> tensor<?x500xf32>
-// CHECK:         %[[MM:.+]] = linalg.generic {{.*}} ins(%[[X]], %{{.+}} : tensor<?x4096xf16>, tensor<500x4096xf16>) outs(%[[FILL]] : tensor<?x500xf32>)
+// CHECK:         %[[MM:.+]] = linalg.generic {{.*}} ins(%[[X]], %{{.+}} : tensor<?x4096xf16>, tensor<500x4096xf16>) outs(%[[FILL]] : tensor<?x500xf32>) {
 // CHECK:         %[[BIAS:.+]] = linalg.generic {{.*}} ins(%[[MM]], %{{.+}} : tensor<?x500xf32>, tensor<500xf16>)
 // CHECK:         scf.yield %[[BIAS]]
-// CHECK:       } {qimeng.k_split_versions}
+// CHECK:       } {qimeng.row_versions}
 // NOSMS-LABEL: func.func @versions_by_rows
 // NOSMS-NOT:   scf.if
 #rows = affine_map<(m, n) -> (m, n)>

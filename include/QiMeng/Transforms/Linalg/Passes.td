@@ -39,9 +39,11 @@ def QiMengPreparePass : Pass<"qimeng-prepare", "ModuleOp"> {
     runs each part on blocks of its own), and an elementwise op adds the
     parts into the output, fused with the matmul's elementwise consumers.
     With a dynamic M the matmul is versioned on M: an `scf.if` nest holds a
-    split version for each range of M where one pays (judged at the range's
-    largest M) and the unsplit matmul past them; the zero fill and the
-    elementwise consumer are copied into every branch.
+    version for each range of M that plans unlike a dynamic M (split where
+    it pays, or 128-wide tiles; judged at the range's largest M, which the
+    version's matmul carries as `qimeng.max_rows`) and a dynamic M's plan
+    past them; the zero fill and the elementwise consumer are copied into
+    every branch.
     The verifier's references leave both out (`pad-matmuls=false`).
   }];
   let options = [

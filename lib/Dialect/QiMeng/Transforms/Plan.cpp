@@ -814,8 +814,8 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
 /// Hopper: one warp-specialized TMA + wgmma kernel (docs/planner.md): block
 /// tiles of 128 x BN (of one batch), K step 64, two consumer warpgroups of 64
 /// rows, four stages. BN is 256 when N takes it and the 128 x 256 blocks
-/// still give every SM one (a dynamic M or batch counts as enough, but for a
-/// split K's parts), else 128 (64 for N <= 64).
+/// still give every SM one (a dynamic M or batch counts as enough, but for
+/// the bound of a version on M), else 128 (64 for N <= 64).
 LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
                                        linalg::LinalgOp op, StringRef tag) {
   // A batch loop takes one batch per block (tile 1, grid y).
@@ -823,11 +823,11 @@ LogicalResult Planner::planWgmmaMatmul(OpBuilder &b, Location loc,
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t m = bounds[batch], n = bounds[batch + 1];
   int64_t batches = batch ? bounds[0] : 1;
-  // A split K's parts were counted for few output tiles: with a dynamic M
-  // (a version of qimeng-prepare's for few rows) it counts as one row of
-  // tiles, not as enough.
-  if (isSplitKMatmul(op) && ShapedType::isDynamic(m))
-    m = kWgmmaTileM;
+  // A dynamic M in one of qimeng-prepare's versions on M counts as the most
+  // rows it has there.
+  if (auto maxRows = op->getAttrOfType<IntegerAttr>(kMaxRowsAttrName);
+      maxRows && ShapedType::isDynamic(m))
+    m = maxRows.getInt();
   int64_t tileN = getWgmmaTileN(m, n, batches, target.numSMs);
   auto sizes = [&](int64_t lead, ArrayRef<int64_t> mnk) {
     SmallVector<int64_t> all(batch, lead);
