@@ -238,8 +238,10 @@ int64_t getSplitRatio(linalg::LinalgOp op, const TargetProfile &target) {
   for (auto [i, bound] : llvm::enumerate(bounds))
     (llvm::is_contained(dims, i) ? extent : outputs) *= bound;
   // Otherwise each output gets a thread (a vector times a (k, n) matrix: a
-  // column each).
-  bool innermost = reducesAlongRows(op);
+  // column each). A (batched) matmul, which its own plans tile, counts by
+  // its loop order alone.
+  bool innermost = getNumBatchLoops(op) >= 0 ? dims.back() == bounds.size() - 1
+                                             : reducesAlongRows(op);
   int64_t threadsPerOutput = innermost ? target.warpSize : 1;
   int64_t minPart = innermost ? kMinWarpPart : kMinSerialPart;
   int64_t threads = outputs * threadsPerOutput;
@@ -452,7 +454,7 @@ private:
     // splits as a column sum does, its parts' threads along the rows.
     unsigned last = op.getNumLoops() - 1;
     if (ratio > 1 && dims.size() == 1 && dims.front() == last &&
-        !reducesAlongRows(op)) {
+        getNumBatchLoops(op) < 0 && !reducesAlongRows(op)) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::GenericOp> generic =
           isa<linalg::GenericOp>(op.getOperation())
