@@ -174,6 +174,16 @@ int64_t mlir::qimeng::getWgmmaTileN(int64_t m, int64_t n, int64_t batches,
   return blocks >= numSMs ? 256 : 128;
 }
 
+bool mlir::qimeng::isContiguousAlongInnermostLoop(linalg::LinalgOp op) {
+  if (op.getNumLoops() == 0)
+    return true;
+  unsigned last = op.getNumLoops() - 1;
+  AffineExpr innermost = getAffineDimExpr(last, op->getContext());
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return !map.isFunctionOfDim(last) || map.getResults().back() == innermost;
+  });
+}
+
 bool mlir::qimeng::isWholeBatchedOperand(Value operand) {
   auto buffer = dyn_cast<MemRefType>(operand.getType());
   return !(buffer && !buffer.getLayout().isIdentity()) &&

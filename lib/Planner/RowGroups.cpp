@@ -2,6 +2,7 @@
 
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Planner/OpFamily.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -64,10 +65,8 @@ getRowShape(linalg::LinalgOp op,
     // The lanes stride along the row: every operand the row indexes must
     // hold it contiguous (a vector times a (k, n) matrix does not: a
     // column per output).
-    AffineExpr row = getAffineDimExpr(loops - 1, op->getContext());
-    for (AffineMap map : op.getIndexingMapsArray())
-      if (map.isFunctionOfDim(loops - 1) && map.getResults().back() != row)
-        return std::nullopt;
+    if (!isContiguousAlongInnermostLoop(op))
+      return std::nullopt;
     shape.reduces = true;
     shape.rows.assign(bounds.begin(), bounds.end() - 1);
     shape.rowLength = bounds.back();

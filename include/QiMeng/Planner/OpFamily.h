@@ -86,6 +86,11 @@ int64_t getWgmmaTileN(int64_t m, int64_t n, int64_t batches, int64_t numSMs);
 /// `numSMs` SMs.
 int64_t getWgmmaKSplits(linalg::LinalgOp op, int64_t numSMs);
 
+/// Whether every operand of `op` that its innermost loop indexes holds that
+/// loop as its last (contiguous) dimension: what a warp whose lanes stride
+/// along the innermost loop needs for coalesced loads.
+bool isContiguousAlongInnermostLoop(linalg::LinalgOp op);
+
 /// A discardable attribute on a matmul with a dynamic M: the most rows M
 /// has there (an i64; a version of qimeng-prepare's on M, see
 /// getWgmmaRowVersions), which the wgmma plan sizes its N tile for

@@ -16,8 +16,9 @@
 namespace mlir::qimeng {
 namespace {
 
-/// Marks the scf.if nest of a dynamic M's versions: the matmul in its last
-/// else branch keeps a dynamic M's plan.
+/// Marks the scf.if nest of a dynamic M's versions: the matmuls in its
+/// branches (each version's, and a dynamic M's in the last else) are not
+/// versioned again.
 constexpr StringLiteral kRowVersionsAttr = "qimeng.row_versions";
 
 /// The matmul `op` as the sum of its K's `parts` partial products; returns
@@ -166,8 +167,6 @@ struct SplitWgmmaK : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     }
     if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp());
         parent && parent->hasAttr(kRowVersionsAttr))
-      return rewriter.notifyMatchFailure(op, "a version on M already");
-    if (op->hasAttr(kMaxRowsAttrName))
       return rewriter.notifyMatchFailure(op, "a version on M already");
     SmallVector<WgmmaRowVersion> versions = getWgmmaRowVersions(op, numSMs);
     if (versions.empty())

@@ -876,10 +876,8 @@ LogicalResult Planner::planWarpReduction(OpBuilder &b, Location loc,
     return failure();
   // The lanes stride over the reduction loop: every operand it indexes must
   // be contiguous along it, or the warp's loads scatter.
-  AffineExpr reduction = getAffineDimExpr(loops - 1, op->getContext());
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (map.isFunctionOfDim(loops - 1) && map.getResults().back() != reduction)
-      return failure();
+  if (!isContiguousAlongInnermostLoop(op))
+    return failure();
   SmallVector<int64_t> blockTile(loops, 1), warpTile(loops, 1);
   blockTile.back() = warpTile.back() = 0;
   int64_t rows = bounds[loops - 2];

@@ -212,14 +212,9 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
 /// indexes holds it contiguous: the warp plan's reduction (its lanes stride
 /// along the rows, planWarpReduction).
 bool reducesAlongRows(linalg::LinalgOp op) {
-  unsigned last = op.getNumLoops() - 1;
-  if (op.getNumLoops() == 0 ||
-      op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
-    return false;
-  AffineExpr lastDim = getAffineDimExpr(last, op->getContext());
-  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
-    return !map.isFunctionOfDim(last) || map.getResults().back() == lastDim;
-  });
+  return op.getNumLoops() > 0 &&
+         op.getIteratorTypesArray().back() == utils::IteratorType::reduction &&
+         isContiguousAlongInnermostLoop(op);
 }
 
 /// How many parts the reduction of `op` should be split into, or 1 when its
