@@ -52,6 +52,51 @@ struct DecomposeAggregate
   }
 };
 
+/// Turns a named elementwise op on tensors (linalg.elementwise, map,
+/// broadcast, transpose, copy, linalg.add, ...: StableHLO's and newer
+/// frontends' forms) into a generic, so that it fuses with its elementwise
+/// neighbours like the generics torch-mlir writes (a map, a broadcast and a
+/// transpose otherwise stay three kernels). A transpose read by an op with
+/// reduction loops is kept: the matmul and matrix-vector patterns read
+/// through it without a copy.
+struct GeneralizeElementwise
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) ||
+        !op.hasPureTensorSemantics() || !linalg::isElementwise(op))
+      return rewriter.notifyMatchFailure(op, "not a named elementwise op");
+    // Only beside an elementwise neighbour it could fuse with: a lone named
+    // op stays as it is (the planner takes it either way).
+    auto isElementwiseLinalg = [](Operation *other) {
+      auto linalgOther = dyn_cast_if_present<linalg::LinalgOp>(other);
+      return linalgOther && !isa<linalg::FillOp>(other) &&
+             linalgOther.hasPureTensorSemantics() &&
+             linalgOther.getNumReductionLoops() == 0;
+    };
+    bool readByElementwise = llvm::any_of(op->getUses(), [&](OpOperand &use) {
+      auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      return isElementwiseLinalg(use.getOwner()) && user.isDpsInput(&use);
+    });
+    bool readsElementwise = llvm::any_of(op.getDpsInputs(), [&](Value input) {
+      return isElementwiseLinalg(input.getDefiningOp());
+    });
+    if (!readByElementwise && !readsElementwise)
+      return rewriter.notifyMatchFailure(op, "no elementwise neighbour");
+    if (isa<linalg::TransposeOp>(op.getOperation()) &&
+        llvm::any_of(op->getUsers(), [](Operation *user) {
+          auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
+          return linalgUser && linalgUser.getNumReductionLoops() != 0;
+        }))
+      return rewriter.notifyMatchFailure(op, "a reduction reads through it");
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot be generalized");
+    return success();
+  }
+};
+
 /// The last index of `source` along dimension `d` (its size minus one).
 Value getLastIndex(OpBuilder &b, Location loc, Value source, int64_t d) {
   return arith::SubIOp::create(
@@ -1359,9 +1404,9 @@ public:
       }
     }
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, PadToGeneric, InsertSliceToGeneric,
-                 ConcatToGeneric, FuseElementwiseProducer, AccumulateInF32,
-                 SumInF32, ContractionUnitLoops>(ctx);
+    patterns.add<DecomposeAggregate, GeneralizeElementwise, PadToGeneric,
+                 InsertSliceToGeneric, ConcatToGeneric, FuseElementwiseProducer,
+                 AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
     patterns.add<TransposeMatmulOperand>(ctx, wgmma);
     patterns.add<ReadTransposedMatrix>(ctx);
     if (wgmma)
