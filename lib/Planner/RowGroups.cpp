@@ -166,9 +166,11 @@ SmallVector<RowGroup> mlir::qimeng::findRowGroups(
       ArrayRef<int64_t> loops = s.rows;
       if (loops == ArrayRef<int64_t>(group.rows))
         return hasOrderedRows(linalgOp, group.rows.size());
+      // Along the rows, or over them with a unit loop after (the fill of a
+      // keepdim reduction's (rows, 1) result, as torch-mlir writes it).
       return loops.size() == group.rows.size() + 1 &&
              loops.drop_back() == ArrayRef<int64_t>(group.rows) &&
-             loops.back() == group.rowLength &&
+             (loops.back() == group.rowLength || loops.back() == 1) &&
              hasOrderedRows(linalgOp, group.rows.size());
     };
     SmallVector<Operation *> worklist = {seed};

@@ -97,6 +97,91 @@ struct GeneralizeElementwise
   }
 };
 
+/// Reads an input of a generic through a tensor.expand_shape or
+/// tensor.collapse_shape that only adds or drops unit dimensions (a keepdim
+/// reduction's (rows) result expanded to (rows, 1), as torch-mlir writes a
+/// softmax's maximum): the generic reads the reshape's source instead, its
+/// map without the unit dimensions (an in-bounds index into one is 0) or
+/// with 0 for them. A reshape between two ops would keep them in separate
+/// kernels (the micro-coder fuses along buffers, not through views). Not
+/// for contractions: see ContractionUnitLoops.
+struct ReadThroughUnitReshape : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// For each reassociation group of `expanded` (the shape with more
+  /// dimensions), the one dimension that is not a static 1 (the first when
+  /// all are), or failure when two are not.
+  static FailureOr<SmallVector<int64_t>>
+  getKeptDims(ArrayRef<ReassociationIndices> groups,
+              ArrayRef<int64_t> expanded) {
+    // A scalar reshaped to a unit tensor (ScalarOutputs' form) stays.
+    if (groups.empty())
+      return failure();
+    SmallVector<int64_t> kept;
+    for (const ReassociationIndices &group : groups) {
+      std::optional<int64_t> keep;
+      for (int64_t d : group) {
+        if (expanded[d] == 1)
+          continue;
+        if (keep)
+          return failure();
+        keep = d;
+      }
+      kept.push_back(keep.value_or(group.front()));
+    }
+    return kept;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    // A contraction's unit loops are dropped on purpose, through reshapes
+    // of its operands (ContractionUnitLoops).
+    if (linalg::isaContractionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "a contraction");
+    MLIRContext *ctx = op.getContext();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Operation *reshape = input->get().getDefiningOp();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<AffineExpr> results;
+      Value source;
+      if (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(reshape)) {
+        FailureOr<SmallVector<int64_t>> kept =
+            getKeptDims(expand.getReassociationIndices(),
+                        expand.getResultType().getShape());
+        if (failed(kept))
+          continue;
+        for (int64_t d : *kept)
+          results.push_back(map.getResult(d));
+        source = expand.getSrc();
+      } else if (auto collapse =
+                     dyn_cast_if_present<tensor::CollapseShapeOp>(reshape)) {
+        SmallVector<ReassociationIndices> groups =
+            collapse.getReassociationIndices();
+        FailureOr<SmallVector<int64_t>> kept =
+            getKeptDims(groups, collapse.getSrcType().getShape());
+        if (failed(kept))
+          continue;
+        for (auto [group, keep] : llvm::zip_equal(groups, *kept))
+          for (int64_t d : group)
+            results.push_back(d == keep ? map.getResult(&group - groups.data())
+                                        : getAffineConstantExpr(0, ctx));
+        source = collapse.getSrc();
+      } else {
+        continue;
+      }
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, results, ctx);
+      rewriter.modifyOpInPlace(op, [&] {
+        input->set(source);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no input through a unit reshape");
+  }
+};
+
 /// The last index of `source` along dimension `d` (its size minus one).
 Value getLastIndex(OpBuilder &b, Location loc, Value source, int64_t d) {
   return arith::SubIOp::create(
@@ -1404,9 +1489,10 @@ public:
       }
     }
     RewritePatternSet patterns(ctx);
-    patterns.add<DecomposeAggregate, GeneralizeElementwise, PadToGeneric,
-                 InsertSliceToGeneric, ConcatToGeneric, FuseElementwiseProducer,
-                 AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
+    patterns.add<DecomposeAggregate, GeneralizeElementwise,
+                 ReadThroughUnitReshape, PadToGeneric, InsertSliceToGeneric,
+                 ConcatToGeneric, FuseElementwiseProducer, AccumulateInF32,
+                 SumInF32, ContractionUnitLoops>(ctx);
     patterns.add<TransposeMatmulOperand>(ctx, wgmma);
     patterns.add<ReadTransposedMatrix>(ctx);
     if (wgmma)

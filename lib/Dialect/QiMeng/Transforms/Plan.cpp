@@ -420,7 +420,8 @@ LogicalResult Planner::planFusedInto(OpBuilder &b, Location loc,
 /// bits).
 int64_t getShortRowVectorWidth(linalg::LinalgOp op, const RowGroup &group) {
   if (op.getNumLoops() != group.rows.size() + 1 ||
-      ShapedType::isDynamic(group.rowLength))
+      ShapedType::isDynamic(group.rowLength) ||
+      op.getStaticLoopRanges().back() != group.rowLength)
     return 0;
   // Gathers (a padded operand read through tensor.extract), indices (an
   // argmax) and several results of a reduction stay scalar: the vectorizer
