@@ -4,10 +4,13 @@ Dynamo captures graphs; AOTAutograd turns each into a functional core-ATen
 graph with the parameters as inputs; torch-mlir imports it to linalg on
 tensors; `qimeng-opt` compiles it (cached on disk by the graph's text, the
 compiler build and the options); the runtime calls the kernels on the
-current stream. A graph QiMeng cannot take (an op torch-mlir or QiMeng does
-not support, dynamic shapes, tensors off cuda:0) runs eagerly instead, with
-one line on stderr saying which and why; `options={"strict": True}` or
-QIMENG_STRICT=1 raises instead. Backward graphs run eagerly.
+current stream. Dynamic shapes (torch.compile(dynamic=True), or a dimension
+Dynamo saw change) compile once for every size: the kernels read the sizes
+from the tensors. A graph QiMeng cannot take (an op torch-mlir or QiMeng
+does not support, a size used as a number, tensors off cuda:0) runs eagerly
+instead, with one line on stderr saying which and why;
+`options={"strict": True}` or QIMENG_STRICT=1 raises instead. Backward
+graphs run eagerly.
 
 Options (torch.compile(..., options={...})):
   target   GPU architecture (default "sm_90")
@@ -74,9 +77,13 @@ def _check_inputs(gm, example_inputs, opts):
     import torch
 
     for i, x in enumerate(example_inputs):
+        # A size of a dynamic shape (torch.compile(dynamic=True), or a
+        # dimension Dynamo saw change): the kernels read the sizes from the
+        # tensors, so the number itself is not passed (_drop_size_arguments).
+        if isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool):
+            continue
         if not isinstance(x, torch.Tensor):
-            raise Fallback(f"input {i} is a {type(x).__name__} (dynamic "
-                           "shapes are not supported yet)")
+            raise Fallback(f"input {i} is a {type(x).__name__}")
         if why := _off_device(x, opts):
             raise Fallback(f"input {i} {why}")
     for node in gm.graph.nodes:
@@ -112,7 +119,49 @@ def without_devices(gm):
             node.kwargs = kwargs
 
 
-def _import_graph(gm) -> str:
+def _drop_size_arguments(module, example_inputs):
+    """Erases the function arguments that stand for sizes of dynamic shapes
+    (a graph's SymInt inputs, imported as integers); returns the positions
+    of the arguments kept. The kernels read every size from the tensors'
+    descriptors; a graph that computes with a size itself (not through
+    tensor.dim) falls back."""
+    import torch
+    from torch_mlir import ir
+
+    func = next(op for op in module.body.operations
+                if op.operation.name == "func.func" and
+                ir.StringAttr(op.attributes["sym_name"]).value == "forward")
+    block = func.regions[0].blocks[0]
+    kept = []
+    for i, x in enumerate(example_inputs):
+        if not (isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool)):
+            kept.append(i)
+    if len(kept) == len(example_inputs):
+        return kept
+    if len(block.arguments) != len(example_inputs):
+        raise Fallback(f"the imported function takes {len(block.arguments)} "
+                       f"arguments for the graph's {len(example_inputs)} inputs")
+    for i in reversed(range(len(example_inputs))):
+        if i in kept:
+            continue
+        if any(True for _ in block.arguments[i].uses):
+            raise Fallback(f"input {i}, a size of a dynamic shape, is used as "
+                           "a number (only tensors are passed to the kernels)")
+        block.erase_argument(i)
+    with module.context:
+        old = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            [old.inputs[i] for i in kept], old.results))
+        if "arg_attrs" in func.attributes:
+            attrs = ir.ArrayAttr(func.attributes["arg_attrs"])
+            func.attributes["arg_attrs"] = ir.ArrayAttr.get(
+                [attrs[i] for i in kept])
+    return kept
+
+
+def _import_graph(gm, example_inputs):
+    """The graph as linalg text, and the positions of the inputs the
+    compiled function takes."""
     try:
         from torch_mlir import fx
     except ImportError as e:
@@ -123,8 +172,9 @@ def _import_graph(gm) -> str:
                 gm, output_type="linalg-on-tensors", model_name="forward")
     except Exception as e:
         raise Fallback(f"torch-mlir cannot lower the graph: {first_line(e)}")
+    kept = _drop_size_arguments(module, example_inputs)
     try:
-        return module_text(module)
+        return module_text(module), kept
     except ExportError as e:
         raise Fallback(str(e))
 
@@ -141,14 +191,14 @@ def _cache_key(text, opts):
 def compile_graph(gm, example_inputs, opts):
     """A callable running `gm` with QiMeng's kernels; raises Fallback."""
     _check_inputs(gm, example_inputs, opts)
-    text = _import_graph(gm)
+    text, kept = _import_graph(gm, example_inputs)
     key = _cache_key(text, opts)
     art = opts["cache"] / key
     try:
         cached = (art / "qimeng.json").is_file()
         if not cached:
             exported = Exported(mlir=text, func_name="forward",
-                                num_inputs=len(example_inputs))
+                                num_inputs=len(kept))
             _compiled.compile(exported, art, target=opts["target"],
                               extra_args=opts["args"], on_cpu=opts["cpu"])
         module = _compiled.load(art)
@@ -160,8 +210,12 @@ def compile_graph(gm, example_inputs, opts):
               file=sys.stderr)
     function = module.function
 
-    def run(*args):
-        return tuple(function(*args))
+    if len(kept) == len(example_inputs):
+        def run(*args):
+            return tuple(function(*args))
+    else:
+        def run(*args):
+            return tuple(function(*(args[i] for i in kept)))
 
     run.qimeng_artifact = art
     return run
