@@ -182,6 +182,38 @@ struct ReadThroughUnitReshape : public OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Reads the elements a gather takes from a linalg.transpose (tensor.extract
+/// of its result, in a pad or another generic of qimeng-prepare) from the
+/// transpose's input at the permuted indices, when nothing else reads the
+/// transpose: the transposed copy, a pass over the whole tensor, is gone
+/// (a Linear's f32 weight, transposed by torch-mlir and then padded to the
+/// matmul's tiles, was copied twice).
+struct ExtractThroughTranspose : public OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    if (!transpose.hasPureTensorSemantics() || transpose->use_empty() ||
+        llvm::any_of(transpose->getUsers(), [](Operation *user) {
+          return !isa<tensor::ExtractOp>(user);
+        }))
+      return rewriter.notifyMatchFailure(transpose, "not read by extracts");
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    Value input = transpose.getInput();
+    for (Operation *user : llvm::to_vector(transpose->getUsers())) {
+      auto extract = cast<tensor::ExtractOp>(user);
+      // Result dimension i is input dimension permutation[i].
+      SmallVector<Value> indices(permutation.size());
+      for (auto [i, index] : llvm::enumerate(extract.getIndices()))
+        indices[permutation[i]] = index;
+      rewriter.setInsertionPoint(extract);
+      rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, input, indices);
+    }
+    rewriter.eraseOp(transpose);
+    return success();
+  }
+};
+
 /// The last index of `source` along dimension `d` (its size minus one).
 Value getLastIndex(OpBuilder &b, Location loc, Value source, int64_t d) {
   return arith::SubIOp::create(
@@ -1490,9 +1522,9 @@ public:
     }
     RewritePatternSet patterns(ctx);
     patterns.add<DecomposeAggregate, GeneralizeElementwise,
-                 ReadThroughUnitReshape, PadToGeneric, InsertSliceToGeneric,
-                 ConcatToGeneric, FuseElementwiseProducer, AccumulateInF32,
-                 SumInF32, ContractionUnitLoops>(ctx);
+                 ReadThroughUnitReshape, ExtractThroughTranspose, PadToGeneric,
+                 InsertSliceToGeneric, ConcatToGeneric, FuseElementwiseProducer,
+                 AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
     patterns.add<TransposeMatmulOperand>(ctx, wgmma);
     patterns.add<ReadTransposedMatrix>(ctx);
     if (wgmma)
