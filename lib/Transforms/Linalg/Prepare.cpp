@@ -224,11 +224,18 @@ struct ExtractThroughTranspose : public OpRewritePattern<linalg::TransposeOp> {
 /// op that reads nothing a linalg op computes and whose results only go back to
 /// the caller: the reshapes it adds would otherwise stand between it and the
 /// ops it fuses with.
-struct CollapseElementwiseLoops : public OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct CollapseElementwiseLoops
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(linalg::GenericOp op,
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
+    // A generic, or a named elementwise op (linalg.elementwise, map, ...:
+    // generalized once it is known to collapse).
+    bool named = !isa<linalg::GenericOp>(op.getOperation());
+    if (named &&
+        (isa<linalg::FillOp>(op.getOperation()) || !linalg::isElementwise(op)))
+      return rewriter.notifyMatchFailure(op, "not an elementwise op");
     unsigned loops = op.getNumLoops();
     if (loops < 2 || op.getNumReductionLoops() != 0 ||
         !op.hasPureTensorSemantics() || op.hasIndexSemantics())
@@ -243,7 +250,7 @@ struct CollapseElementwiseLoops : public OpRewritePattern<linalg::GenericOp> {
         }))
       return rewriter.notifyMatchFailure(op, "not a stand-alone op");
     // Gathers (tensor.extract in the body) index their sources themselves.
-    if (!op.getBody()->getOps<tensor::ExtractOp>().empty())
+    if (!op.getBlock()->getOps<tensor::ExtractOp>().empty())
       return rewriter.notifyMatchFailure(op, "a gather");
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     // Only where the innermost loop alone gives no 128-bit vectors to a warp
@@ -289,11 +296,17 @@ struct CollapseElementwiseLoops : public OpRewritePattern<linalg::GenericOp> {
     for (unsigned d = 0; d < first; ++d)
       groups.push_back({d});
     groups.push_back(llvm::to_vector(llvm::seq<int64_t>(first, loops)));
+    bool generalized;
+    FailureOr<linalg::GenericOp> generic =
+        getOrGeneralize(rewriter, op, generalized);
+    if (failed(generic))
+      return rewriter.notifyMatchFailure(op, "cannot generalize");
     FailureOr<linalg::CollapseResult> collapsed =
-        linalg::collapseOpIterationDims(op, groups, rewriter);
+        linalg::collapseOpIterationDims(*generic, groups, rewriter);
     if (failed(collapsed))
-      return rewriter.notifyMatchFailure(op, "cannot collapse");
-    rewriter.replaceOp(op, collapsed->results);
+      return generalized ? success()
+                         : rewriter.notifyMatchFailure(op, "cannot collapse");
+    rewriter.replaceOp(*generic, collapsed->results);
     return success();
   }
 };

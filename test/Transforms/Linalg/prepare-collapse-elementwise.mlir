@@ -65,3 +65,16 @@ func.func @wide_rows_and_bias(%x: tensor<64x256xf32>, %y: tensor<8x6xf32>, %b: t
       linalg.yield %t : f32 } -> tensor<8x6xf32>
   return %r, %s : tensor<64x256xf32>, tensor<8x6xf32>
 }
+
+// -----
+
+// A named elementwise op alone (no neighbour to fuse with) is generalized
+// when it collapses.
+// CHECK-LABEL: func.func @named_exp
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}} : tensor<21483xf32>)
+// CHECK:           math.exp
+func.func @named_exp(%x: tensor<7x3069xf32>) -> tensor<7x3069xf32> {
+  %e = tensor.empty() : tensor<7x3069xf32>
+  %r = linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%x : tensor<7x3069xf32>) outs(%e : tensor<7x3069xf32>) -> tensor<7x3069xf32>
+  return %r : tensor<7x3069xf32>
+}

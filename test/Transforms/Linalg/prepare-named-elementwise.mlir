@@ -55,19 +55,20 @@ func.func @scale_rows_transposed(%a: tensor<17x31xf32>, %b: tensor<31xf32>) -> t
 
 // -----
 
-// A lone named op, and a transpose a matmul reads, stay named (the matmul
-// patterns read through the transpose).
+// A lone named op (whose rows give a warp its vectors: see
+// prepare-collapse-elementwise.mlir), and a transpose a matmul reads, stay
+// named (the matmul patterns read through the transpose).
 // CHECK-LABEL: func.func @lone_and_matmul_operand
 // CHECK:         linalg.transpose
 // CHECK:         linalg.map
-func.func @lone_and_matmul_operand(%a: tensor<16x8xf32>, %w: tensor<16x8xf32>) -> (tensor<16x16xf32>, tensor<16x8xf32>) {
+func.func @lone_and_matmul_operand(%a: tensor<16x8xf32>, %w: tensor<16x8xf32>, %x: tensor<16x256xf32>) -> (tensor<16x16xf32>, tensor<16x256xf32>) {
   %z = arith.constant 0.0 : f32
   %te = tensor.empty() : tensor<8x16xf32>
   %wt = linalg.transpose ins(%w : tensor<16x8xf32>) outs(%te : tensor<8x16xf32>) permutation = [1, 0]
   %e = tensor.empty() : tensor<16x16xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
   %m = linalg.matmul ins(%a, %wt : tensor<16x8xf32>, tensor<8x16xf32>) outs(%f : tensor<16x16xf32>) -> tensor<16x16xf32>
-  %e2 = tensor.empty() : tensor<16x8xf32>
-  %n = linalg.map { math.absf } ins(%a : tensor<16x8xf32>) outs(%e2 : tensor<16x8xf32>)
-  return %m, %n : tensor<16x16xf32>, tensor<16x8xf32>
+  %e2 = tensor.empty() : tensor<16x256xf32>
+  %n = linalg.map { math.absf } ins(%x : tensor<16x256xf32>) outs(%e2 : tensor<16x256xf32>)
+  return %m, %n : tensor<16x16xf32>, tensor<16x256xf32>
 }
