@@ -155,6 +155,14 @@ void addRealizePlans(OpPassManager &pm, bool llmMicroCoder,
 
 void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   announce(options.naive);
+  // Calls between the module's functions (StableHLO's and JAX's private
+  // helpers) are inlined, and private functions nothing calls any more
+  // dropped: the planner plans the linalg ops of each public function. No
+  // cleanup pipeline runs on the functions (the inliner's default would
+  // canonicalize every kernel before qimeng-prepare sees it).
+  pm.addPass(createInlinerPass(/*opPipelines=*/{},
+                               /*defaultPipelineBuilder=*/nullptr));
+  pm.addPass(createSymbolDCEPass());
   // Which argument sizes the kernels tie together, for runners of the
   // lowered code.
   pm.addPass(qimeng::createQiMengRecordEqualDimsPass());
