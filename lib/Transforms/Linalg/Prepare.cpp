@@ -138,6 +138,11 @@ struct ReadThroughUnitReshape : public OpRewritePattern<linalg::GenericOp> {
     // of its operands (ContractionUnitLoops).
     if (linalg::isaContractionOpInterface(op))
       return rewriter.notifyMatchFailure(op, "a contraction");
+    // Only for elementwise readers: a reduction over the unit dimension a
+    // keepdim chain expands back (torch's sum of a (rows, 1) tensor along
+    // its 1) keeps it, and with it the loop that dimension sizes.
+    if (op.getNumReductionLoops() != 0)
+      return rewriter.notifyMatchFailure(op, "a reduction");
     MLIRContext *ctx = op.getContext();
     for (OpOperand *input : op.getDpsInputOperands()) {
       Operation *reshape = input->get().getDefiningOp();
@@ -169,9 +174,32 @@ struct ReadThroughUnitReshape : public OpRewritePattern<linalg::GenericOp> {
       } else {
         continue;
       }
+      // A value a reduction over unit loops made (torch's keepdim chains:
+      // a sum along a dimension of one, then a max along it) is a copy;
+      // its chain keeps the reshapes (row groups of one-element rows
+      // across them are not fused correctly).
+      if (auto producer = source.getDefiningOp<linalg::LinalgOp>()) {
+        SmallVector<int64_t> ranges = producer.getStaticLoopRanges();
+        bool unitReduction = false;
+        for (auto [range, iterator] :
+             llvm::zip_equal(ranges, producer.getIteratorTypesArray()))
+          unitReduction |=
+              iterator == utils::IteratorType::reduction && range == 1;
+        if (unitReduction)
+          continue;
+      }
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       maps[input->getOperandNumber()] =
           AffineMap::get(map.getNumDims(), 0, results, ctx);
+      // Every loop must still take its size from an operand (a unit loop
+      // only the dropped dimension indexed would have none).
+      if (!llvm::all_of(llvm::seq<unsigned>(0, map.getNumDims()),
+                        [&](unsigned d) {
+                          return llvm::any_of(maps, [&](AffineMap m) {
+                            return m.isFunctionOfDim(d);
+                          });
+                        }))
+        continue;
       rewriter.modifyOpInPlace(op, [&] {
         input->set(source);
         op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));

@@ -159,9 +159,10 @@ def _drop_size_arguments(module, example_inputs):
     return kept
 
 
-def _import_graph(gm, example_inputs):
+def _import_graph(gm, example_inputs=None):
     """The graph as linalg text, and the positions of the inputs the
-    compiled function takes."""
+    compiled function takes (all of them when `example_inputs` is not
+    given)."""
     try:
         from torch_mlir import fx
     except ImportError as e:
@@ -172,7 +173,8 @@ def _import_graph(gm, example_inputs):
                 gm, output_type="linalg-on-tensors", model_name="forward")
     except Exception as e:
         raise Fallback(f"torch-mlir cannot lower the graph: {first_line(e)}")
-    kept = _drop_size_arguments(module, example_inputs)
+    kept = (None if example_inputs is None else
+            _drop_size_arguments(module, example_inputs))
     try:
         return module_text(module), kept
     except ExportError as e:

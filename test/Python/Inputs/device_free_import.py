@@ -44,6 +44,6 @@ print("devices before:", devices())
 with without_devices(gm) as dropped:
     print("dropped:", dropped, "left inside:", devices())
 print("devices after:", devices())
-text = _import_graph(gm)
+text, _ = _import_graph(gm)
 print("imported:", "func.func @forward" in text)
 print(text)

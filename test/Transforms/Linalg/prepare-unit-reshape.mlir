@@ -1,13 +1,14 @@
 // RUN: qimeng-opt %s --split-input-file --qimeng-prepare | FileCheck %s
 // RUN: qimeng-run --cpu --verify --trials=2 --entry=expanded_max --shape=0=77x1000 %s 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: qimeng-run --cpu --verify --trials=2 --entry=collapsed_sum %s 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: qimeng-run --cpu --verify --trials=2 --entry=unit_chain %s 2>&1 | FileCheck %s --check-prefix=HOST
 // A generic reads a per-row value through a reshape that only adds or
 // drops a unit dimension: it reads the reshape's source instead, so the
 // planner sees the data flow between the two ops (one kernel, not two).
 // RUN: qimeng-opt %s --split-input-file --llm-plan --lower-to-nvvm 2>/dev/null | FileCheck %s --check-prefix=KERNELS
 // Two functions, one kernel each:
-// KERNELS-COUNT-2: gpu.launch_func
-// KERNELS-NOT: gpu.launch_func
+// KERNELS-COUNT-2: gpu.launch_func {{.*}}@{{(expanded_max|collapsed_sum)}}_kernel
+// KERNELS-NOT: gpu.launch_func {{.*}}@{{(expanded_max|collapsed_sum)}}_kernel
 // HOST: matches the reference in 2 trial(s)
 
 // CHECK-LABEL: func.func @expanded_max
@@ -54,4 +55,32 @@ func.func @collapsed_sum(%x: tensor<37x129xf32>) -> tensor<37x129xf32> {
     ^bb0(%v: f32, %ss: f32, %o: f32): %d = arith.divf %v, %ss : f32
       linalg.yield %d : f32 } -> tensor<37x129xf32>
   return %y : tensor<37x129xf32>
+}
+
+// -----
+
+// torch's keepdim chain along a dimension of one: the sum of the expanded
+// maximum along its 1 keeps the reshape (dropped, its reduction loop would
+// have no size), and so does every reader of a value a reduction over a
+// unit loop made.
+// CHECK-LABEL: func.func @unit_chain
+// CHECK:         tensor.expand_shape
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}} : tensor<12x1xf32>)
+func.func @unit_chain(%x: tensor<12x1xf32>) -> tensor<12x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<12xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<12xf32>) -> tensor<12xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+    ins(%x : tensor<12x1xf32>) outs(%f : tensor<12xf32>) {
+    ^bb0(%v: f32, %acc: f32): %r = arith.maximumf %v, %acc : f32
+      linalg.yield %r : f32 } -> tensor<12xf32>
+  %mx = tensor.expand_shape %m [[0, 1]] output_shape [12, 1] : tensor<12xf32> into tensor<12x1xf32>
+  %e1 = tensor.empty() : tensor<12x1xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<12x1xf32>) -> tensor<12x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, 0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%mx : tensor<12x1xf32>) outs(%f1 : tensor<12x1xf32>) {
+    ^bb0(%v: f32, %acc: f32): %r = arith.addf %v, %acc : f32
+      linalg.yield %r : f32 } -> tensor<12x1xf32>
+  return %s : tensor<12x1xf32>
 }
