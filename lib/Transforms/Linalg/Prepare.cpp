@@ -268,10 +268,14 @@ struct CollapseElementwiseLoops
     if (loops < 2 || op.getNumReductionLoops() != 0 ||
         !op.hasPureTensorSemantics() || op.hasIndexSemantics())
       return rewriter.notifyMatchFailure(op, "not a plain elementwise op");
+    // Its operands are the kernel's arguments, empty tensors or constants
+    // (an aggregate such as linalg.softmax, a linalg op in all but name,
+    // makes its input too).
     if (llvm::any_of(op->getOperands(),
                      [](Value v) {
-                       return isa_and_present<linalg::LinalgOp>(
-                           v.getDefiningOp());
+                       Operation *def = v.getDefiningOp();
+                       return def && !isa<tensor::EmptyOp>(def) &&
+                              !matchPattern(v, m_Constant());
                      }) ||
         llvm::any_of(op->getUsers(), [](Operation *user) {
           return !isa<func::ReturnOp>(user);

@@ -78,3 +78,20 @@ func.func @named_exp(%x: tensor<7x3069xf32>) -> tensor<7x3069xf32> {
   %r = linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%x : tensor<7x3069xf32>) outs(%e : tensor<7x3069xf32>) -> tensor<7x3069xf32>
   return %r : tensor<7x3069xf32>
 }
+
+// -----
+
+// The cast of an aggregate's result (a bf16 softmax computed in f32) is no
+// stand-alone op: it fuses with the softmax's row kernel instead.
+// CHECK-LABEL: func.func @softmax_then_cast
+// CHECK-NOT:     tensor.collapse_shape
+func.func @softmax_then_cast(%x: tensor<13x1x5xf32>) -> tensor<13x1x5xbf16> {
+  %e = tensor.empty() : tensor<13x1x5xf32>
+  %s = linalg.softmax dimension(2) ins(%x : tensor<13x1x5xf32>) outs(%e : tensor<13x1x5xf32>) -> tensor<13x1x5xf32>
+  %eb = tensor.empty() : tensor<13x1x5xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+    ins(%s : tensor<13x1x5xf32>) outs(%eb : tensor<13x1x5xbf16>) {
+    ^bb0(%v: f32, %o: bf16): %t = arith.truncf %v : f32 to bf16
+      linalg.yield %t : bf16 } -> tensor<13x1x5xbf16>
+  return %r : tensor<13x1x5xbf16>
+}
