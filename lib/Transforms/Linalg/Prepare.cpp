@@ -52,6 +52,14 @@ struct DecomposeAggregate
   }
 };
 
+/// Whether `op` is a named linalg op that computes elementwise (not a
+/// generic, not a fill): linalg.elementwise, map, broadcast, transpose,
+/// copy, linalg.add, ...
+static bool isNamedElementwise(linalg::LinalgOp op) {
+  return !isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
+         linalg::isElementwise(op);
+}
+
 /// Turns a named elementwise op on tensors (linalg.elementwise, map,
 /// broadcast, transpose, copy, linalg.add, ...: StableHLO's and newer
 /// frontends' forms) into a generic, so that it fuses with its elementwise
@@ -65,8 +73,7 @@ struct GeneralizeElementwise
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) ||
-        !op.hasPureTensorSemantics() || !linalg::isElementwise(op))
+    if (!isNamedElementwise(op) || !op.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "not a named elementwise op");
     // Only beside an elementwise neighbour it could fuse with: a lone named
     // op stays as it is (the planner takes it either way).
@@ -260,9 +267,7 @@ struct CollapseElementwiseLoops
                                 PatternRewriter &rewriter) const override {
     // A generic, or a named elementwise op (linalg.elementwise, map, ...:
     // generalized once it is known to collapse).
-    bool named = !isa<linalg::GenericOp>(op.getOperation());
-    if (named &&
-        (isa<linalg::FillOp>(op.getOperation()) || !linalg::isElementwise(op)))
+    if (!isa<linalg::GenericOp>(op.getOperation()) && !isNamedElementwise(op))
       return rewriter.notifyMatchFailure(op, "not an elementwise op");
     unsigned loops = op.getNumLoops();
     if (loops < 2 || op.getNumReductionLoops() != 0 ||

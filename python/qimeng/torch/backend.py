@@ -70,6 +70,14 @@ def _off_device(t, opts):
     return None
 
 
+def _is_size(x):
+    """Whether a graph input is a size of a dynamic shape (a SymInt, or an
+    int Dynamo passes in its place), not a tensor."""
+    import torch
+
+    return isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool)
+
+
 def _check_inputs(gm, example_inputs, opts):
     """Raises Fallback unless the graph's inputs and results are tensors on
     the backend's device (its kernels make every result there: a graph that
@@ -80,7 +88,7 @@ def _check_inputs(gm, example_inputs, opts):
         # A size of a dynamic shape (torch.compile(dynamic=True), or a
         # dimension Dynamo saw change): the kernels read the sizes from the
         # tensors, so the number itself is not passed (_drop_size_arguments).
-        if isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool):
+        if _is_size(x):
             continue
         if not isinstance(x, torch.Tensor):
             raise Fallback(f"input {i} is a {type(x).__name__}")
@@ -125,19 +133,15 @@ def _drop_size_arguments(module, example_inputs):
     of the arguments kept. The kernels read every size from the tensors'
     descriptors; a graph that computes with a size itself (not through
     tensor.dim) falls back."""
-    import torch
     from torch_mlir import ir
 
+    kept = [i for i, x in enumerate(example_inputs) if not _is_size(x)]
+    if len(kept) == len(example_inputs):
+        return kept
     func = next(op for op in module.body.operations
                 if op.operation.name == "func.func" and
                 ir.StringAttr(op.attributes["sym_name"]).value == "forward")
     block = func.regions[0].blocks[0]
-    kept = []
-    for i, x in enumerate(example_inputs):
-        if not (isinstance(x, (int, torch.SymInt)) and not isinstance(x, bool)):
-            kept.append(i)
-    if len(kept) == len(example_inputs):
-        return kept
     if len(block.arguments) != len(example_inputs):
         raise Fallback(f"the imported function takes {len(block.arguments)} "
                        f"arguments for the graph's {len(example_inputs)} inputs")
