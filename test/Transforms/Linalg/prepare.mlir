@@ -152,10 +152,11 @@ func.func @pad0d(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 // A matmul reading B stored (n, k) reads a transposed copy of it instead
-// (the op verifier checks the new map against the copy's shape).
+// (the op verifier checks the new map against the copy's shape); the
+// generic, row-major now, becomes the named op.
 // CHECK-LABEL: func.func @transposed_b
 // CHECK:       %[[T:.+]] = linalg.transpose ins(%{{.*}} : tensor<256x128xf32>) outs(%{{.*}} : tensor<128x256xf32>) permutation = [1, 0]
-// CHECK:       linalg.generic {{.*}} ins(%{{.*}}, %[[T]] : tensor<64x128xf32>, tensor<128x256xf32>)
+// CHECK:       linalg.matmul ins(%{{.*}}, %[[T]] : tensor<64x128xf32>, tensor<128x256xf32>)
 #a = affine_map<(m, n, k) -> (m, k)>
 #bt = affine_map<(m, n, k) -> (n, k)>
 #c = affine_map<(m, n, k) -> (m, n)>
