@@ -18,12 +18,14 @@ public:
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     vector::populateVectorBroadcastLoweringPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
     // With folding (the default): the lowering leaves same-type broadcasts
     // for the folder, and its own pattern would read one of those as a
     // stretch of element 0.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       getOperation()->emitError()
-          << "the lowering of n-D vector broadcasts did not converge";
+          << "the lowering of n-D vector broadcasts and shape casts did not "
+             "converge";
   }
 };
 

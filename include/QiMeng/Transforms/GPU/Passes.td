@@ -152,7 +152,7 @@ def QiMengIntegerPowersPass : Pass<"qimeng-integer-powers", "ModuleOp"> {
 
 def QiMengLowerFragmentVectorsPass
     : Pass<"qimeng-lower-fragment-vectors", "gpu::GPUModuleOp"> {
-  let summary = "n-D vector broadcasts in kernels as inserts";
+  let summary = "n-D vector broadcasts and shape casts in kernels as inserts";
   let description = [{
     Tensor-core fragments stay 2-D vectors to the end (`nvgpu.mma.sync`
     takes `vector<1x1xf64>` and `vector<1x2xf64>` operands for f64's
@@ -164,7 +164,11 @@ def QiMengLowerFragmentVectorsPass
     `convert-gpu-to-nvvm`, after the last canonicalization, which would turn
     the result back into a broadcast) applies upstream's broadcast lowering
     patterns, with folding: the fragment becomes a `vector.insert` into a
-    poison vector, which lowers to `llvm.insertvalue`.
+    poison vector, which lowers to `llvm.insertvalue`. The same holds for a
+    `vector.shape_cast` to 2-D that the last canonicalization makes of a
+    transposed `(1, n)` vector (a transpose through shared memory with an
+    elementwise op on the values, `vector<8xf32>` to `vector<8x1xf32>`):
+    upstream's shape-cast lowering turns it into extracts and inserts.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }

@@ -287,15 +287,47 @@ func.func @f16_broadcast(%x: memref<64x4096xf16>, %r: memref<64xf16>, %c: memref
 
 // -----
 
-// A transposed operand keeps the kernel scalar; each thread reads a run of
-// 8 f32 (one 32-byte sector) along the input's contiguous dimension, the
-// warp's 32 threads still write whole output rows.
+// A transpose goes through shared memory: a block copies a 64 x 32 tile of
+// the input in 128-bit vectors into rows padded by 16 bytes, each thread
+// reads 8 f32 of a tile row and writes them down an output column.
 // CHECK-LABEL: qimeng.plan @transposed provenance "builtin" attributes {qimeng.replaceable} {
-// CHECK-NEXT:    qimeng.tile "elementwise0" [8, 256] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [32, 64] to block
+// CHECK-NEXT:    qimeng.promote "elementwise0" operands [0] pad 4
 // CHECK-NEXT:    qimeng.tile "elementwise0" [8, 1] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 4
 // CHECK-NEXT:  }
 func.func @transposed(%x: memref<512x512xf32>, %y: memref<512x512xf32>) {
   linalg.transpose ins(%x : memref<512x512xf32>) outs(%y : memref<512x512xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Batched f16 (a dynamic batch, one matrix per block row of the grid):
+// 64 x 64 tiles, 16 f16 per thread.
+// CHECK-LABEL: qimeng.plan @transposed_batched provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [1, 64, 64] to block
+// CHECK-NEXT:    qimeng.promote "elementwise0" operands [0] pad 8
+// CHECK-NEXT:    qimeng.tile "elementwise0" [0, 16, 1] to thread
+// CHECK-NEXT:    qimeng.vectorize "elementwise0" width 8
+// CHECK-NEXT:  }
+func.func @transposed_batched(%x: memref<?x128x192xf16>, %y: memref<?x192x128xf16>) {
+  linalg.transpose ins(%x : memref<?x128x192xf16>) outs(%y : memref<?x192x128xf16>) permutation = [0, 2, 1]
+  return
+}
+
+// -----
+
+// Off the shared tiles (40 outputs along a row: 64 and 32 do not divide
+// them): the kernel stays scalar, each thread reads a run of 8 f32 (one
+// 32-byte sector) along the input's contiguous dimension, the warp's
+// threads still write whole output rows.
+// CHECK-LABEL: qimeng.plan @transposed_off_tiles provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "elementwise0" [32, 40] to block
+// CHECK-NEXT:    qimeng.tile "elementwise0" [8, 1] to thread
+// CHECK-NEXT:  }
+func.func @transposed_off_tiles(%x: memref<40x512xf32>, %y: memref<512x40xf32>) {
+  linalg.transpose ins(%x : memref<40x512xf32>) outs(%y : memref<512x40xf32>) permutation = [1, 0]
   return
 }
 
