@@ -237,6 +237,10 @@ LogicalResult ScriptBuilder::emitVectorize(VectorizeOp op) {
                       "{{create_named_contraction} : !transform.any_op\n",
                       target);
   targets[op.getTarget()].vectorized = true;
+  Operation *payload = lookupTaggedOp(kernel, op.getTarget());
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(payload);
+  targets[op.getTarget()].genericContraction =
+      generic && linalg::isaContractionOpInterface(generic);
   if (targets[op.getTarget()].promoted) {
     std::string copies = fresh("copies");
     os << llvm::formatv(

@@ -82,6 +82,9 @@ struct TargetState {
   SmallVector<int64_t> mmaShape;
   bool promoted = false;
   bool vectorized = false;
+  /// A contraction written as a generic (the vectorizer makes a reduction
+  /// of products of it, not a vector.contract).
+  bool genericContraction = false;
   /// The serial loops that unroll and pipeline actions take over.
   llvm::StringSet<> unrolledLoops, pipelinedLoops;
   /// Handle of the target's block-level scf.forall (shared with the ops

@@ -53,15 +53,33 @@ void ScriptBuilder::emitMapping() {
         "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
         "{1}"
         "      transform.apply_patterns.canonicalization\n"
-        "    } : !transform.any_op\n"
-        // Unit leading dimensions (a batched matmul's batch of one) go
-        // before the accumulators are hoisted into loop-carried vectors.
+        "    } : !transform.any_op\n",
+        k, foldAliasOps());
+    // A SIMT contraction written as a generic (a split-K or multi-batch
+    // product) becomes a vector.contract too, which lowers to FMAs: its
+    // reduction of products lowered to a multiply and an add per term.
+    // Before the unit dimensions go, which leave the reduction reading a
+    // broadcast of the products.
+    for (auto [i, tag] : llvm::enumerate(tagOrder)) {
+      const TargetState &state = targets[tag];
+      if (state.genericContraction && state.mmaShape.empty() &&
+          state.fusedInto.empty() && !state.wgmma)
+        os << llvm::formatv(
+            "    transform.apply_patterns to %mapped_{0} {{\n"
+            "      transform.apply_patterns.vector.reduction_to_contract\n"
+            "      transform.apply_patterns.canonicalization\n"
+            "    } : !transform.any_op\n",
+            i);
+    }
+    // Unit leading dimensions (a batched matmul's batch of one) go before
+    // the accumulators are hoisted into loop-carried vectors.
+    os << llvm::formatv(
         "    transform.apply_patterns to {0} {{\n"
         "      "
         "transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n",
-        k, foldAliasOps());
+        k);
     for (auto [i, tag] : llvm::enumerate(tagOrder)) {
       const TargetState &state = targets[tag];
       if (state.mmaShape.empty())
