@@ -78,6 +78,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<std::string> dumpPTX{
       *this, "dump-ptx",
       llvm::cl::desc("Directory to write each kernel module's PTX to")};
+  PassOptions::Option<bool> fmad{
+      *this, "fmad",
+      llvm::cl::desc("Let the kernels' float multiplies and adds fuse into "
+                     "FMAs, as nvcc --fmad=true (the default)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> launchManifest{
       *this, "launch-manifest",
       llvm::cl::desc("File to describe every kernel launch in (JSON)")};
@@ -224,7 +229,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
 /// textual form is split where the kernels have become LLVM functions (after
 /// the last gpu.module pass).
 void addLowerToNVVM(OpPassManager &pm,
-                    const gpu::GPUToNVVMPipelineOptions &options) {
+                    const gpu::GPUToNVVMPipelineOptions &options, bool fmad) {
   OpPassManager upstream(pm.getOpAnchorName());
   gpu::buildLowerToNVVMPassPipeline(upstream, options);
   std::string text;
@@ -246,7 +251,7 @@ void addLowerToNVVM(OpPassManager &pm,
   pipeline.insert(at + kernelsLowered.size(), ",qimeng-noalias-kernel-args");
   // Tensor-core fragments' n-D broadcasts lowered after the last
   // canonicalization before the kernels' conversion (which cannot lower
-  // them).
+  // them); multiplies and adds marked to fuse into FMAs (nvcc's default).
   StringRef kernelsConverted = "gpu.module(convert-gpu-to-nvvm";
   size_t convert = pipeline.find(kernelsConverted.str());
   if (convert == std::string::npos) {
@@ -255,7 +260,9 @@ void addLowerToNVVM(OpPassManager &pm,
         kernelsConverted.str() + "' step to lower fragments before"));
     return;
   }
-  pipeline.insert(convert, "gpu.module(qimeng-lower-fragment-vectors),");
+  pipeline.insert(convert, fmad ? "gpu.module(qimeng-lower-fragment-vectors,"
+                                  "qimeng-contract-float-ops),"
+                                : "gpu.module(qimeng-lower-fragment-vectors),");
   // Targets are attached by QiMeng's pass (sm_90a for the kernels that
   // need it), with the options upstream's step was given.
   size_t attach = pipeline.find("nvvm-attach-target{");
@@ -365,7 +372,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   nvvm.cubinFeatures = *features;
   nvvm.cubinFormat = options.format;
   nvvm.optLevel = options.optLevel;
-  addLowerToNVVM(pm, nvvm);
+  addLowerToNVVM(pm, nvvm, options.fmad);
   // No PTX with libdevice calls left unresolved (no toolkit found).
   pm.addPass(qimeng::createQiMengCheckBinariesPass());
   // The same input gives the same output, byte for byte.

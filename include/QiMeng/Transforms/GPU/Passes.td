@@ -185,6 +185,25 @@ def QiMengCheckBinariesPass : Pass<"qimeng-check-binaries", "ModuleOp"> {
   }];
 }
 
+def QiMengContractFloatOpsPass
+    : Pass<"qimeng-contract-float-ops", "gpu::GPUModuleOp"> {
+  let summary = "Let the kernels' float multiplies and adds fuse into FMAs";
+  let description = [{
+    Marks every `arith.mulf`, `arith.addf` and `arith.subf` in a kernel
+    module, and their LLVM forms (`llvm.fmul`, `llvm.fadd`, `llvm.fsub`:
+    the kernels are partly lowered by then), `contract` (kept with their
+    other fast-math flags), so the NVPTX
+    backend fuses a multiply feeding an add into `fma.rn`, as `nvcc` does by
+    default (`--fmad=true`). Without the flag LLVM keeps them apart and
+    emits `mul.rn` and `add.rn`, which also keep `ptxas` from fusing them:
+    a thread-per-output convolution or any scalar product loop ran a
+    multiply and an add per term. A fused result is rounded once instead of
+    twice. A step of `--lower-to-nvvm` unless `fmad=false`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def QiMengStripBuildTimesPass : Pass<"qimeng-strip-build-times", "ModuleOp"> {
   let summary = "Drop compile-time measurements from gpu.binary objects";
   let description = [{
