@@ -319,15 +319,20 @@ func.func @transposed_batched(%x: memref<?x128x192xf16>, %y: memref<?x192x128xf1
 // -----
 
 // Off the shared tiles (40 outputs along a row: 64 and 32 do not divide
-// them): the kernel stays scalar, each thread reads a run of 8 f32 (one
-// 32-byte sector) along the input's contiguous dimension, the warp's
-// threads still write whole output rows.
+// them; a permutation whose input rows do not run along the output's
+// innermost loop): the kernel stays scalar, each thread reads a run of 8
+// f32 (one 32-byte sector) along the input's contiguous dimension, the
+// warp's threads still write whole output rows.
 // CHECK-LABEL: qimeng.plan @transposed_off_tiles provenance "builtin" attributes {qimeng.replaceable} {
 // CHECK-NEXT:    qimeng.tile "elementwise0" [32, 40] to block
 // CHECK-NEXT:    qimeng.tile "elementwise0" [8, 1] to thread
+// CHECK-NEXT:    qimeng.tile "elementwise1" [1, 32, 64] to block
+// CHECK-NEXT:    qimeng.tile "elementwise1" [1, 8, 1] to thread
 // CHECK-NEXT:  }
-func.func @transposed_off_tiles(%x: memref<40x512xf32>, %y: memref<512x40xf32>) {
+func.func @transposed_off_tiles(%x: memref<40x512xf32>, %y: memref<512x40xf32>,
+                                %p: memref<64x8x128xf32>, %q: memref<8x128x64xf32>) {
   linalg.transpose ins(%x : memref<40x512xf32>) outs(%y : memref<512x40xf32>) permutation = [1, 0]
+  linalg.transpose ins(%p : memref<64x8x128xf32>) outs(%q : memref<8x128x64xf32>) permutation = [1, 2, 0]
   return
 }
 
