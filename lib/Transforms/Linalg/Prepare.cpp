@@ -1137,43 +1137,29 @@ static bool isRowMajorMatmul(linalg::LinalgOp op, int64_t batch) {
              SmallVector<AffineMap>{map({0, 2}), map({2, 1}), map({0, 1})};
 }
 
-/// Whether the body of `op` is `out + a * b` (either order of the operands)
-/// on one element type: floats without fast-math flags, or integers wider
-/// than i1. That is what linalg.matmul and linalg.batch_matmul compute.
+/// Whether the body of `op` is `out + a * b` (operands in either order, no
+/// casts) on one element type: floats without fast-math flags, or integers
+/// wider than i1. That is what linalg.matmul and linalg.batch_matmul
+/// compute.
 static bool isPlainMultiplyAdd(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 3)
-    return false;
   Type element = body.getArgument(0).getType();
-  if (llvm::any_of(body.getArgumentTypes(),
+  // The multiply, the add and the yield: nothing to cast.
+  if (body.getOperations().size() != 3 ||
+      llvm::any_of(body.getArgumentTypes(),
                    [&](Type type) { return type != element; }))
     return false;
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  Operation *add = yield.getNumOperands() == 1
-                       ? yield.getOperand(0).getDefiningOp()
-                       : nullptr;
-  if (!add || add->getNumOperands() != 2)
-    return false;
-  Value accumulator = body.getArgument(2);
-  Value product = add->getOperand(0) == accumulator ? add->getOperand(1)
-                                                    : add->getOperand(0);
-  Operation *mul = product.getDefiningOp();
-  if (!llvm::is_contained(add->getOperands(), accumulator) || !mul ||
-      mul->getNumOperands() != 2)
-    return false;
-  Value a = body.getArgument(0), b = body.getArgument(1);
-  bool factors = (mul->getOperand(0) == a && mul->getOperand(1) == b) ||
-                 (mul->getOperand(0) == b && mul->getOperand(1) == a);
-  if (!factors)
-    return false;
-  if (isa<FloatType>(element)) {
-    auto addf = dyn_cast<arith::AddFOp>(add);
-    auto mulf = dyn_cast<arith::MulFOp>(mul);
-    return addf && mulf && addf.getFastmath() == arith::FastMathFlags::none &&
-           mulf.getFastmath() == arith::FastMathFlags::none;
-  }
-  return element.isInteger() && element.getIntOrFloatBitWidth() > 1 &&
-         isa<arith::AddIOp>(add) && isa<arith::MulIOp>(mul);
+  return linalg::detail::isContractionBody(body, [&](Operation *mul,
+                                                     Operation *add) {
+    if (isa<FloatType>(element)) {
+      auto mulf = dyn_cast<arith::MulFOp>(mul);
+      auto addf = dyn_cast<arith::AddFOp>(add);
+      return mulf && addf && mulf.getFastmath() == arith::FastMathFlags::none &&
+             addf.getFastmath() == arith::FastMathFlags::none;
+    }
+    return element.isInteger() && element.getIntOrFloatBitWidth() > 1 &&
+           isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add);
+  });
 }
 
 /// A (batched) matmul written as a generic with the named op's maps and
