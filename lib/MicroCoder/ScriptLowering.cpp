@@ -157,8 +157,15 @@ void ScriptBuilder::emitLowering() {
         "(!transform.any_op) -> !transform.any_op\n",
         k, fresh("grouped"), foldAliasOps());
   }
-  // Whatever was not vectorized becomes scalar loops inside the threads.
+  // Whatever was not vectorized becomes scalar loops inside the threads: a
+  // thread's small box of reduced outputs (several filters and pixels of a
+  // convolution) one nest over the reductions that keeps them in registers
+  // and reads each shared input once, the rest loops each.
   std::string k = matchKernel();
+  os << llvm::formatv(
+      "    transform.qimeng.lower_register_blocks {0} : !transform.any_op\n",
+      k);
+  k = matchKernel();
   std::string rest = fresh("rest");
   // Each output element is reduced by an innermost loop, whose accumulator
   // then stays in a register instead of the output buffer.

@@ -2,10 +2,14 @@
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/LoopAccumulators.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -180,4 +184,178 @@ mlir::qimeng::moveReductionLoopsInnermost(RewriterBase &rewriter,
   if (failed(interchanged))
     return failure();
   return interchanged->getOperation();
+}
+
+/// Whether `op` qualifies for lowerRegisterBlock: on buffers, static loops,
+/// parallel and reduction ones, a box of 2 to kMaxRegisterBlock output
+/// elements, outputs indexed by parallel loops only, no input viewing an
+/// output's buffer, and a body that writes no memory.
+static bool isRegisterBlock(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0 ||
+      op.getNumParallelLoops() == 0 || op.getNumDpsInits() == 0)
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t elements = 1;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators)) {
+    if (iterator != utils::IteratorType::parallel &&
+        iterator != utils::IteratorType::reduction)
+      return false;
+    if (iterator == utils::IteratorType::parallel)
+      elements *= range;
+  }
+  if (elements < 2 ||
+      elements * op.getNumDpsInits() > qimeng::kMaxRegisterBlock)
+    return false;
+  llvm::SmallDenseSet<Value> outputs;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!isa<MemRefType>(init.get().getType()))
+      return false;
+    outputs.insert(getRootBuffer(init.get()));
+    for (AffineExpr expr : op.getMatchingIndexingMap(&init).getResults()) {
+      if (isa<AffineConstantExpr>(expr))
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || iterators[dim.getPosition()] != utils::IteratorType::parallel)
+        return false;
+    }
+  }
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<ShapedType>(input->get().getType()) &&
+        (!isa<MemRefType>(input->get().getType()) ||
+         outputs.contains(getRootBuffer(input->get()))))
+      return false;
+  WalkResult walked = op.getBlock()->walk([&](Operation *nested) {
+    if (isa<linalg::IndexOp, linalg::YieldOp>(nested) ||
+        isMemoryEffectFree(nested) ||
+        hasSingleEffect<MemoryEffects::Read>(nested))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !walked.wasInterrupted();
+}
+
+/// The value of each loop at box element `element` (row-major over the
+/// parallel loops' ranges) and reduction induction variables `ivs` (in loop
+/// order; none: 0 for every reduction loop).
+static SmallVector<OpFoldResult>
+getLoopValues(OpBuilder &b, ArrayRef<int64_t> ranges,
+              ArrayRef<utils::IteratorType> iterators, int64_t element,
+              ValueRange ivs) {
+  SmallVector<OpFoldResult> values(ranges.size());
+  for (int64_t d = static_cast<int64_t>(ranges.size()) - 1; d >= 0; --d)
+    if (iterators[d] == utils::IteratorType::parallel) {
+      values[d] = b.getIndexAttr(element % ranges[d]);
+      element /= ranges[d];
+    }
+  unsigned next = 0;
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      values[d] = ivs.empty() ? OpFoldResult(b.getIndexAttr(0)) : ivs[next++];
+  return values;
+}
+
+/// The indices `map` gives at loop values `loops`.
+static SmallVector<Value> getIndices(OpBuilder &b, Location loc, AffineMap map,
+                                     ArrayRef<OpFoldResult> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults())
+    indices.push_back(getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, AffineMap::get(map.getNumDims(), 0, expr), loops)));
+  return indices;
+}
+
+/// Lowers `op` (isRegisterBlock) as lowerRegisterBlocks describes.
+static void lowerRegisterBlock(RewriterBase &rewriter, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t elements = 1;
+  SmallVector<Value> lbs, ubs, steps;
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (auto [range, iterator] : llvm::zip(ranges, iterators)) {
+    if (iterator == utils::IteratorType::parallel) {
+      elements *= range;
+      continue;
+    }
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, range));
+    steps.push_back(one);
+  }
+  SmallVector<OpOperand *> inits = llvm::to_vector(llvm::map_range(
+      op.getDpsInitsMutable(), [](OpOperand &init) { return &init; }));
+  // Element e's output i is carried at e * inits + i; its indices are the
+  // same before and after the nest.
+  SmallVector<SmallVector<Value>> outputIndices;
+  SmallVector<Value> initial;
+  for (int64_t e = 0; e < elements; ++e) {
+    SmallVector<OpFoldResult> loops =
+        getLoopValues(rewriter, ranges, iterators, e, ValueRange());
+    for (OpOperand *init : inits) {
+      outputIndices.push_back(
+          getIndices(rewriter, loc, op.getMatchingIndexingMap(init), loops));
+      initial.push_back(memref::LoadOp::create(rewriter, loc, init->get(),
+                                               outputIndices.back()));
+    }
+  }
+  Block *body = op.getBlock();
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps, initial,
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange carried) -> scf::ValueVector {
+        scf::ValueVector next;
+        for (int64_t e = 0; e < elements; ++e) {
+          SmallVector<OpFoldResult> loops =
+              getLoopValues(b, ranges, iterators, e, ivs);
+          IRMapping map;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            BlockArgument arg = op.getMatchingBlockArgument(input);
+            if (!isa<ShapedType>(input->get().getType())) {
+              map.map(arg, input->get());
+              continue;
+            }
+            map.map(arg, memref::LoadOp::create(
+                             b, l, input->get(),
+                             getIndices(b, l, op.getMatchingIndexingMap(input),
+                                        loops)));
+          }
+          for (auto [i, init] : llvm::enumerate(inits))
+            map.map(op.getMatchingBlockArgument(init),
+                    carried[e * inits.size() + i]);
+          for (Operation &nested : body->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+              map.map(index.getResult(), getValueOrCreateConstantIndexOp(
+                                             b, l, loops[index.getDim()]));
+              continue;
+            }
+            b.clone(nested, map);
+          }
+          for (Value yielded : body->getTerminator()->getOperands())
+            next.push_back(map.lookupOrDefault(yielded));
+        }
+        return next;
+      });
+  rewriter.setInsertionPointAfter(nest.loops.front());
+  for (auto [e, result] : llvm::enumerate(nest.results))
+    memref::StoreOp::create(rewriter, loc, result,
+                            inits[e % inits.size()]->get(), outputIndices[e]);
+  rewriter.eraseOp(op);
+}
+
+unsigned mlir::qimeng::lowerRegisterBlocks(RewriterBase &rewriter,
+                                           Operation *root) {
+  SmallVector<linalg::LinalgOp> blocks;
+  root->walk([&](linalg::LinalgOp op) {
+    if (isRegisterBlock(op))
+      blocks.push_back(op);
+  });
+  for (linalg::LinalgOp op : blocks)
+    lowerRegisterBlock(rewriter, op);
+  return blocks.size();
 }

@@ -294,6 +294,18 @@ transform::MoveReductionLoopsInnermostOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+void transform::LowerRegisterBlocksOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getInPlaceEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::LowerRegisterBlocksOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &, transform::TransformState &) {
+  qimeng::lowerRegisterBlocks(rewriter, target);
+  return DiagnosedSilenceableFailure::success();
+}
+
 void transform::HoistLoopAccumulatorsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getInPlaceEffects(getTargetMutable(), effects);

@@ -52,6 +52,12 @@ constexpr int64_t kMmaReductionTileF64 = 16;
 constexpr int64_t kMmaPadF64 = 4, kMmaPadF16 = 8;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
+/// A convolution thread's box of outputs (getConvolutionBox): at most this
+/// many filters and pixels, as long as kMinBoxThreadsPerSM threads per SM
+/// are left, in blocks of kMinBoxBlockThreads threads or more.
+constexpr int64_t kMaxBoxFilters = 8, kMaxBoxPixels = 4;
+constexpr int64_t kMinBoxThreadsPerSM = 1024;
+constexpr int64_t kMinBoxBlockThreads = 64;
 
 /// Which matmul plan an op takes.
 enum class MatmulPath { None, Wgmma, TensorCore, Simt };
@@ -1077,6 +1083,83 @@ int64_t getPartialTileThreads(int64_t runs, int64_t limit) {
   return best;
 }
 
+/// The outputs a thread of a convolution's parallel plan computes along
+/// each loop (1 on most): up to kMaxBoxFilters along its innermost mapped
+/// filter loop (a parallel loop the window input does not read and another
+/// input does: the filters of `conv_2d_nchw_fchw`), so that each input
+/// element read feeds that many filters, and up to kMaxBoxPixels along its
+/// innermost mapped window loop (one the window input reads shifted by a
+/// reduction loop: `ow` of `ow + kw`), so that each weight read feeds that
+/// many pixels and neighbouring windows share their reads. The
+/// micro-coder keeps such a box in registers (lowerRegisterBlocks). Each
+/// count divides its loop (the boxes stay static); counts are halved while
+/// the threads left would not fill the GPU (kMinBoxThreadsPerSM per SM).
+/// Empty for other ops (no window input, no filter loop, dynamic sizes).
+SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> bounds,
+                                       ArrayRef<unsigned> mapped,
+                                       int64_t numSMs) {
+  if (classify(op) != Family::Convolution)
+    return {};
+  OpOperand *window = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!op.getMatchingIndexingMap(input).isProjectedPermutation(
+            /*allowZeroInResults=*/true)) {
+      window = input;
+      break;
+    }
+  if (!window)
+    return {};
+  AffineMap windowMap = op.getMatchingIndexingMap(window);
+  std::optional<unsigned> filter, pixel;
+  for (unsigned dim : mapped) {
+    if (ShapedType::isDynamic(bounds[dim]))
+      continue;
+    bool readByOther =
+        llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return input != window && isa<ShapedType>(input->get().getType()) &&
+                 op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
+        });
+    if (!filter && !windowMap.isFunctionOfDim(dim) && readByOther)
+      filter = dim;
+    bool shifted = llvm::any_of(windowMap.getResults(), [&](AffineExpr expr) {
+      return !isa<AffineDimExpr>(expr) && expr.isFunctionOfDim(dim);
+    });
+    if (!pixel && shifted)
+      pixel = dim;
+  }
+  if (!filter)
+    return {};
+  SmallVector<int64_t> box(bounds.size(), 1);
+  auto largestDivisor = [&](unsigned dim, int64_t most) {
+    for (int64_t count = most; count > 1; count /= 2)
+      if (bounds[dim] % count == 0)
+        return count;
+    return int64_t(1);
+  };
+  box[*filter] = largestDivisor(*filter, kMaxBoxFilters);
+  if (pixel)
+    box[*pixel] = largestDivisor(*pixel, kMaxBoxPixels);
+  int64_t outputs = 1;
+  for (auto [bound, iterator] : llvm::zip(bounds, op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      outputs *= ShapedType::isDynamic(bound) ? 1 : bound;
+  auto threads = [&] {
+    return outputs / (box[*filter] * (pixel ? box[*pixel] : 1));
+  };
+  while (threads() < numSMs * kMinBoxThreadsPerSM) {
+    if (pixel && box[*pixel] > 1)
+      box[*pixel] /= 2;
+    else if (box[*filter] > 1)
+      box[*filter] /= 2;
+    else
+      break;
+  }
+  if (llvm::all_of(box, [](int64_t count) { return count == 1; }))
+    return {};
+  return box;
+}
+
 FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
                                                    ArrayRef<int64_t> bounds,
                                                    int64_t vectorWidth) {
@@ -1111,14 +1194,19 @@ FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
   // loops, one iteration per block along dynamic ones), so every thread's
   // box is static and can be vectorized; otherwise power-of-two thread
   // counts, the last block along a loop they do not divide being partial.
-  auto computeTiles = [&](int64_t width, bool whole) {
+  // `box`, when given, is each loop's outputs per thread (with `whole`).
+  auto computeTiles = [&](int64_t width, bool whole,
+                          ArrayRef<int64_t> box = {}) {
     blockSizes.assign(bounds.size(), 0);
     threadSizes.assign(bounds.size(), 0);
     blockThreads = 1;
     int64_t maxThreads = std::min(kThreadsPerBlock, target.maxThreadsPerBlock);
     int64_t threadsLeft = maxThreads;
     for (auto [i, dim] : llvm::enumerate(mapped)) {
-      int64_t perThread = dim == runLoop ? run : i == 0 ? width : 1;
+      int64_t perThread = !box.empty()     ? box[dim]
+                          : dim == runLoop ? run
+                          : i == 0         ? width
+                                           : 1;
       int64_t threads;
       if (ShapedType::isDynamic(bounds[dim])) {
         // One iteration per block keeps the threads' boxes static when the
@@ -1170,6 +1258,23 @@ FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
         (innerThreads >= 8 || innerThreads == bounds.back() / vectorWidth) &&
         blockThreads >= 32)
       width = vectorWidth;
+  }
+  // A convolution's threads each compute a box of filters and pixels
+  // (getConvolutionBox), in whole blocks that keep every box static, unless
+  // those leave blocks of fewer than kMinBoxBlockThreads threads or fewer
+  // than a warp's quarter along the innermost loop.
+  if (width == 1 && !naive && vectorWidth <= 1 && !runLoop) {
+    SmallVector<int64_t> box =
+        getConvolutionBox(op, bounds, mapped, target.numSMs);
+    if (!box.empty()) {
+      computeTiles(1, /*whole=*/true, box);
+      unsigned inner = mapped.front();
+      int64_t innerThreads = blockSizes[inner] / box[inner];
+      if (blockThreads >= kMinBoxBlockThreads &&
+          (innerThreads >= kWarpSize / 4 ||
+           innerThreads == bounds[inner] / box[inner]))
+        return ParallelTiles{blockSizes, threadSizes, 1};
+    }
   }
   if (width == 1)
     computeTiles(1, /*whole=*/false);

@@ -179,6 +179,37 @@ func.func @conv(%x: memref<2x18x18x64xf32>, %w: memref<3x3x64x128xf32>, %y: memr
 
 // -----
 
+// A convolution with enough outputs to fill the GPU several times over: each
+// thread computes a box of 8 filters by 2 pixels along W (the largest counts
+// up to 8 and 4 that divide the loops and leave 1024 threads per SM), so
+// each input read feeds 8 filters and each weight read 2 pixels; the blocks
+// are whole (127 x 2 threads) so that every thread's box is static.
+// CHECK-LABEL: qimeng.plan @conv_box provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "conv0" [1, 8, 2, 254, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 8, 1, 2, 0, 0, 0] to thread
+// CHECK-NEXT:  }
+func.func @conv_box(%x: memref<16x3x256x256xf32>, %w: memref<64x3x3x3xf32>, %y: memref<16x64x254x254xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<16x3x256x256xf32>, memref<64x3x3x3xf32>) outs(%y : memref<16x64x254x254xf32>)
+  return
+}
+
+// -----
+
+// Channels last: the filters are the innermost loop (8 per thread, 4
+// threads), the pixels along W the next (4 would leave too few threads: 2).
+// CHECK-LABEL: qimeng.plan @conv_box_nhwc provenance "builtin" attributes {qimeng.replaceable} {
+// CHECK-NEXT:    qimeng.tile "conv0" [1, 1, 128, 32, 0, 0, 0] to block
+// CHECK-NEXT:    qimeng.tile "conv0" [0, 1, 2, 8, 0, 0, 0] to thread
+// CHECK-NEXT:  }
+func.func @conv_box_nhwc(%x: memref<8x130x130x3xf32>, %w: memref<3x3x3x32xf32>, %y: memref<8x128x128x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<8x130x130x3xf32>, memref<3x3x3x32xf32>) outs(%y : memref<8x128x128x32xf32>)
+  return
+}
+
+// -----
+
 // A dynamic batch dimension goes onto the grid, one row per block (the block's
 // threads along the static row keep their 128-bit vectors), as its static twin
 // would.

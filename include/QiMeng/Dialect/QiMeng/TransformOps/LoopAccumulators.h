@@ -45,6 +45,23 @@ unsigned hoistLoopAccumulators(RewriterBase &rewriter, Operation *root);
 FailureOr<Operation *> moveReductionLoopsInnermost(RewriterBase &rewriter,
                                                    Operation *op);
 
+/// The most output elements (box elements times outputs) a thread keeps
+/// in registers through lowerRegisterBlocks.
+constexpr int64_t kMaxRegisterBlock = 64;
+
+/// Lowers every linalg op on buffers nested in `root` whose loops are
+/// static, with a reduction loop and a box of 2 to kMaxRegisterBlock output
+/// elements along its parallel loops, to a nest of `scf.for` over its
+/// reduction loops (in order) that carries those outputs as values: one
+/// load of each before the nest, the body computed for every box element in
+/// each iteration (unrolled), one store of each after it. Inputs several
+/// elements read at the same place are read once an iteration (the loads
+/// are identical and nothing in the nest writes memory). Each element is
+/// reduced in its original order. Ops whose inputs view an output's buffer,
+/// whose outputs are read through maps of reduction loops, or whose body
+/// writes memory are left as they are. Returns the number of ops lowered.
+unsigned lowerRegisterBlocks(RewriterBase &rewriter, Operation *root);
+
 } // namespace mlir::qimeng
 
 #endif // QIMENG_DIALECT_QIMENG_TRANSFORMOPS_LOOPACCUMULATORS_H

@@ -229,6 +229,43 @@ def QiMeng_MoveReductionLoopsInnermostOp
   }];
 }
 
+def QiMeng_LowerRegisterBlocksOp
+    : QiMeng_InPlaceStepOp<"qimeng.lower_register_blocks"> {
+  let summary = "Lower each thread's small box of reduced outputs to loops "
+                "that keep them in registers";
+  let description = [{
+    Lowers every linalg op on buffers nested in the target whose loops are
+    static, that has a reduction loop and whose parallel loops span between
+    2 and 64 output elements (a thread's box of outputs: several filters and
+    pixels of a convolution) to one nest of `scf.for` over its reduction
+    loops, in their order, that carries all those outputs as values: each
+    iteration computes the op's body for every output element of the box,
+    unrolled, and the outputs are loaded before the nest and stored after
+    it. An input element that several outputs read (an image pixel every
+    filter multiplies) is then read once per iteration instead of once per
+    output, and no output goes through memory inside the nest. Each output
+    element is reduced in the same order as by `convert_to_loops` after
+    `move_reduction_loops_innermost`.
+
+    Ops that do not qualify (dynamic or larger boxes, an input viewing the
+    buffer of an output, a body op that writes memory) are left for
+    `convert_to_loops`; the step never fails.
+
+    ```mlir
+    transform.qimeng.lower_register_blocks %kernel : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def QiMeng_HoistLoopAccumulatorsOp
     : QiMeng_InPlaceStepOp<"qimeng.hoist_loop_accumulators"> {
   let summary = "Keep the accumulators of serial loops in registers";
