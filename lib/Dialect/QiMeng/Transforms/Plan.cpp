@@ -1094,7 +1094,8 @@ int64_t getPartialTileThreads(int64_t runs, int64_t limit) {
 /// micro-coder keeps such a box in registers (lowerRegisterBlocks). Each
 /// count divides its loop (the boxes stay static); counts are halved while
 /// the threads left would not fill the GPU (kMinBoxThreadsPerSM per SM).
-/// Empty for other ops (no window input, no filter loop, dynamic sizes).
+/// A depthwise convolution (no filter loop) gets a box of pixels only.
+/// Empty for other ops (no window input, neither loop, dynamic sizes).
 SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
                                        ArrayRef<int64_t> bounds,
                                        ArrayRef<unsigned> mapped,
@@ -1128,7 +1129,9 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
     if (!pixel && shifted)
       pixel = dim;
   }
-  if (!filter)
+  // Without a filter loop (a depthwise convolution), a box of pixels still
+  // shares the weights' reads.
+  if (!filter && !pixel)
     return {};
   SmallVector<int64_t> box(bounds.size(), 1);
   auto largestDivisor = [&](unsigned dim, int64_t most) {
@@ -1137,7 +1140,8 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
         return count;
     return int64_t(1);
   };
-  box[*filter] = largestDivisor(*filter, kMaxBoxFilters);
+  if (filter)
+    box[*filter] = largestDivisor(*filter, kMaxBoxFilters);
   if (pixel)
     box[*pixel] = largestDivisor(*pixel, kMaxBoxPixels);
   int64_t outputs = 1;
@@ -1145,12 +1149,12 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
     if (iterator == utils::IteratorType::parallel)
       outputs *= ShapedType::isDynamic(bound) ? 1 : bound;
   auto threads = [&] {
-    return outputs / (box[*filter] * (pixel ? box[*pixel] : 1));
+    return outputs / ((filter ? box[*filter] : 1) * (pixel ? box[*pixel] : 1));
   };
   while (threads() < numSMs * kMinBoxThreadsPerSM) {
     if (pixel && box[*pixel] > 1)
       box[*pixel] /= 2;
-    else if (box[*filter] > 1)
+    else if (filter && box[*filter] > 1)
       box[*filter] /= 2;
     else
       break;
