@@ -227,7 +227,13 @@ static bool isRegisterBlock(linalg::LinalgOp op) {
         (!isa<MemRefType>(input->get().getType()) ||
          outputs.contains(getRootBuffer(input->get()))))
       return false;
+  // Reads in the body (a padded input read through its source) must not
+  // see an output either.
   WalkResult walked = op.getBlock()->walk([&](Operation *nested) {
+    if (auto load = dyn_cast<memref::LoadOp>(nested))
+      return outputs.contains(getRootBuffer(load.getMemRef()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     if (isa<linalg::IndexOp, linalg::YieldOp>(nested) ||
         isMemoryEffectFree(nested) ||
         hasSingleEffect<MemoryEffects::Read>(nested))

@@ -19,7 +19,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/bit.h"
@@ -1090,41 +1092,109 @@ int64_t getPartialTileThreads(int64_t runs, int64_t limit) {
 /// element read feeds that many filters, and up to kMaxBoxPixels along its
 /// innermost mapped window loop (one the window input reads shifted by a
 /// reduction loop: `ow` of `ow + kw`), so that each weight read feeds that
-/// many pixels and neighbouring windows share their reads. The
+/// many pixels and neighbouring windows share their reads. The window input
+/// is one read through a strided map, or the source of the tensor.extract
+/// ops of a padded convolution's generic (a reduction over two loops or
+/// more, its indices followed through the body to the loops). The
 /// micro-coder keeps such a box in registers (lowerRegisterBlocks). Each
 /// count divides its loop (the boxes stay static); counts are halved while
 /// the threads left would not fill the GPU (kMinBoxThreadsPerSM per SM).
 /// A depthwise convolution (no filter loop) gets a box of pixels only.
 /// Empty for other ops (no window input, neither loop, dynamic sizes).
+/// The loops `value` (computed in `op`'s body) depends on: through
+/// linalg.index, and through the block arguments of inputs (their maps'
+/// loops). Values from outside the body depend on none.
+llvm::SmallBitVector getBodyLoops(linalg::LinalgOp op, Value value,
+                                  DenseMap<Value, llvm::SmallBitVector> &memo) {
+  unsigned loops = op.getNumLoops();
+  if (auto found = memo.find(value); found != memo.end())
+    return found->second;
+  llvm::SmallBitVector result(loops);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() == op.getBlock()) {
+      AffineMap map =
+          op.getMatchingIndexingMap(&op->getOpOperand(arg.getArgNumber()));
+      for (unsigned d = 0; d < loops; ++d)
+        if (map.isFunctionOfDim(d))
+          result.set(d);
+    }
+  } else if (Operation *def = value.getDefiningOp();
+             def && op->isProperAncestor(def)) {
+    if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+      result.set(index.getDim());
+    } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+      // Only the operands its map uses (an apply of all the loops' indices
+      // that adds two of them).
+      AffineMap map = apply.getAffineMap();
+      for (auto [i, operand] : llvm::enumerate(apply.getMapOperands()))
+        if (i < map.getNumDims() ? map.isFunctionOfDim(i)
+                                 : map.isFunctionOfSymbol(i - map.getNumDims()))
+          result |= getBodyLoops(op, operand, memo);
+    } else {
+      for (Value operand : def->getOperands())
+        result |= getBodyLoops(op, operand, memo);
+    }
+  }
+  memo[value] = result;
+  return result;
+}
+
 SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
                                        ArrayRef<int64_t> bounds,
                                        ArrayRef<unsigned> mapped,
                                        int64_t numSMs) {
-  if (classify(op) != Family::Convolution)
-    return {};
+  // The window's reads: each index of an input read through a strided map
+  // (`h + kh`), or of a tensor.extract in the body (a padded input read
+  // through its source, `qimeng-prepare`'s FusePadding), as the set of
+  // loops it depends on.
+  unsigned loops = op.getNumLoops();
+  SmallVector<llvm::SmallBitVector> windowIndices;
   OpOperand *window = nullptr;
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (!op.getMatchingIndexingMap(input).isProjectedPermutation(
-            /*allowZeroInResults=*/true)) {
-      window = input;
-      break;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (window || map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      continue;
+    window = input;
+    for (AffineExpr expr : map.getResults()) {
+      llvm::SmallBitVector dims(loops);
+      for (unsigned d = 0; d < loops; ++d)
+        if (expr.isFunctionOfDim(d))
+          dims.set(d);
+      windowIndices.push_back(dims);
     }
-  if (!window)
+  }
+  Family family = classify(op);
+  bool gathers = family == Family::Reduction && op.getNumReductionLoops() >= 2;
+  if (family != Family::Convolution && !gathers)
     return {};
-  AffineMap windowMap = op.getMatchingIndexingMap(window);
+  DenseMap<Value, llvm::SmallBitVector> memo;
+  op.getBlock()->walk([&](tensor::ExtractOp extract) {
+    for (Value index : extract.getIndices())
+      windowIndices.push_back(getBodyLoops(op, index, memo));
+  });
+  if (windowIndices.empty() || (gathers && window))
+    return {};
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   std::optional<unsigned> filter, pixel;
   for (unsigned dim : mapped) {
     if (ShapedType::isDynamic(bounds[dim]))
       continue;
+    bool readByWindow = llvm::any_of(
+        windowIndices, [&](const auto &dims) { return dims.test(dim); });
     bool readByOther =
         llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
           return input != window && isa<ShapedType>(input->get().getType()) &&
                  op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
         });
-    if (!filter && !windowMap.isFunctionOfDim(dim) && readByOther)
+    if (!filter && !readByWindow && readByOther)
       filter = dim;
-    bool shifted = llvm::any_of(windowMap.getResults(), [&](AffineExpr expr) {
-      return !isa<AffineDimExpr>(expr) && expr.isFunctionOfDim(dim);
+    bool shifted = llvm::any_of(windowIndices, [&](const auto &dims) {
+      if (!dims.test(dim))
+        return false;
+      for (unsigned d : dims.set_bits())
+        if (iterators[d] == utils::IteratorType::reduction)
+          return true;
+      return false;
     });
     if (!pixel && shifted)
       pixel = dim;
