@@ -1174,7 +1174,21 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
   });
   if (windowIndices.empty() || (gathers && window))
     return {};
+  // Weights to share: an input the body uses, read along a reduction loop
+  // (a padded pooling's window-shape operand is never read).
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool weights = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    if (input == window || !isa<ShapedType>(input->get().getType()) ||
+        op.getMatchingBlockArgument(input).use_empty())
+      return false;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (auto [d, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::reduction && map.isFunctionOfDim(d))
+        return true;
+    return false;
+  });
+  if (!weights)
+    return {};
   std::optional<unsigned> filter, pixel;
   for (unsigned dim : mapped) {
     if (ShapedType::isDynamic(bounds[dim]))

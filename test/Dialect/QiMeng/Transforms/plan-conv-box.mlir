@@ -85,3 +85,21 @@ func.func @pool(%x: tensor<16x64x258x258xf32>) -> tensor<16x64x128x128xf32> {
      ins(%x, %k : tensor<16x64x258x258xf32>, tensor<3x3xf32>) outs(%f : tensor<16x64x128x128xf32>) -> tensor<16x64x128x128xf32>
   return %r : tensor<16x64x128x128xf32>
 }
+
+// -----
+
+// A padded max pool is a generic with gathers too, but reads no weights:
+// one output per thread.
+// CHECK-LABEL: qimeng.plan @padded_pool
+// CHECK:         qimeng.tile "reduction0" [0, 1, 1, 1, 0, 0] to thread
+func.func @padded_pool(%x: tensor<16x64x256x256xf32>) -> tensor<16x64x128x128xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] { ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32 } : tensor<16x64x256x256xf32> to tensor<16x64x258x258xf32>
+  %e = tensor.empty() : tensor<16x64x128x128xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<16x64x128x128xf32>) -> tensor<16x64x128x128xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+     ins(%p, %k : tensor<16x64x258x258xf32>, tensor<3x3xf32>) outs(%f : tensor<16x64x128x128xf32>) -> tensor<16x64x128x128xf32>
+  return %r : tensor<16x64x128x128xf32>
+}
