@@ -266,13 +266,9 @@ getLoopValues(OpBuilder &b, ArrayRef<int64_t> ranges,
 /// The indices `map` gives at loop values `loops`.
 static SmallVector<Value> getIndices(OpBuilder &b, Location loc, AffineMap map,
                                      ArrayRef<OpFoldResult> loops) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults())
-    indices.push_back(getValueOrCreateConstantIndexOp(
-        b, loc,
-        affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(map.getNumDims(), 0, expr), loops)));
-  return indices;
+  return getValueOrCreateConstantIndexOp(
+      b, loc,
+      affine::makeComposedFoldedMultiResultAffineApply(b, loc, map, loops));
 }
 
 /// Lowers `op` (isRegisterBlock) as lowerRegisterBlocks describes.

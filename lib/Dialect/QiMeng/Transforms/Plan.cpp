@@ -629,6 +629,14 @@ bool isOuterReduction(linalg::LinalgOp op) {
          op.getIteratorTypesArray().back() == utils::IteratorType::parallel;
 }
 
+/// Whether `op` reads its window through tensor.extract in its body (a
+/// padded input read through its source, qimeng-prepare's FusePadding): two
+/// reduction loops or more and an extract.
+bool isGatheredWindow(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() >= 2 &&
+         !op.getBlock()->getOps<tensor::ExtractOp>().empty();
+}
+
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
 /// two reduction loops or more once its padding is fused), a short
@@ -651,8 +659,7 @@ bool isWindowInit(linalg::LinalgOp init, linalg::LinalgOp host) {
         return !host.getMatchingIndexingMap(input).isProjectedPermutation(
             /*allowZeroInResults=*/true);
       });
-  bool gathers = host.getNumReductionLoops() >= 2 &&
-                 !host.getBlock()->getOps<tensor::ExtractOp>().empty();
+  bool gathers = isGatheredWindow(host);
   bool outer = isOuterReduction(host);
   if (!strided && !gathers && !outer &&
       !hasSharedShortReduction(host, host.getStaticLoopRanges(), kWarpSize))
@@ -1147,6 +1154,10 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
   // (`h + kh`), or of a tensor.extract in the body (a padded input read
   // through its source, `qimeng-prepare`'s FusePadding), as the set of
   // loops it depends on.
+  Family family = classify(op);
+  bool gathers = family == Family::Reduction && isGatheredWindow(op);
+  if (family != Family::Convolution && !gathers)
+    return {};
   unsigned loops = op.getNumLoops();
   SmallVector<llvm::SmallBitVector> windowIndices;
   OpOperand *window = nullptr;
@@ -1163,10 +1174,6 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
       windowIndices.push_back(dims);
     }
   }
-  Family family = classify(op);
-  bool gathers = family == Family::Reduction && op.getNumReductionLoops() >= 2;
-  if (family != Family::Convolution && !gathers)
-    return {};
   DenseMap<Value, llvm::SmallBitVector> memo;
   op.getBlock()->walk([&](tensor::ExtractOp extract) {
     for (Value index : extract.getIndices())
@@ -1229,7 +1236,7 @@ SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
   if (pixel)
     box[*pixel] = largestDivisor(*pixel, kMaxBoxPixels);
   int64_t outputs = 1;
-  for (auto [bound, iterator] : llvm::zip(bounds, op.getIteratorTypesArray()))
+  for (auto [bound, iterator] : llvm::zip(bounds, iterators))
     if (iterator == utils::IteratorType::parallel)
       outputs *= ShapedType::isDynamic(bound) ? 1 : bound;
   auto threads = [&] {
