@@ -8,9 +8,10 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Planner/CompileSession.h"
-#include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
+#include "QiMeng/Planner/ConvolutionBox.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
@@ -54,11 +55,8 @@ constexpr int64_t kMmaReductionTileF64 = 16;
 constexpr int64_t kMmaPadF64 = 4, kMmaPadF16 = 8;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
-/// A convolution thread's box of outputs (getConvolutionBox): at most this
-/// many filters and pixels, as long as kMinBoxThreadsPerSM threads per SM
-/// are left, in blocks of kMinBoxBlockThreads threads or more.
-constexpr int64_t kMaxBoxFilters = 8, kMaxBoxPixels = 4;
-constexpr int64_t kMinBoxThreadsPerSM = 1024;
+/// A convolution box's block (getConvolutionBox): blocks of at least this
+/// many threads.
 constexpr int64_t kMinBoxBlockThreads = 64;
 
 /// Which matmul plan an op takes.
@@ -629,14 +627,6 @@ bool isOuterReduction(linalg::LinalgOp op) {
          op.getIteratorTypesArray().back() == utils::IteratorType::parallel;
 }
 
-/// Whether `op` reads its window through tensor.extract in its body (a
-/// padded input read through its source, qimeng-prepare's FusePadding): two
-/// reduction loops or more and an extract.
-bool isGatheredWindow(linalg::LinalgOp op) {
-  return op.getNumReductionLoops() >= 2 &&
-         !op.getBlock()->getOps<tensor::ExtractOp>().empty();
-}
-
 /// Whether `host` is a window (a convolution or pooling: an input read
 /// through a map that is not a projection, or through tensor.extract with
 /// two reduction loops or more once its padding is fused), a short
@@ -1090,169 +1080,6 @@ int64_t getPartialTileThreads(int64_t runs, int64_t limit) {
     if (llvm::divideCeil(runs, t) * t < llvm::divideCeil(runs, best) * best)
       best = t;
   return best;
-}
-
-/// The outputs a thread of a convolution's parallel plan computes along
-/// each loop (1 on most): up to kMaxBoxFilters along its innermost mapped
-/// filter loop (a parallel loop the window input does not read and another
-/// input does: the filters of `conv_2d_nchw_fchw`), so that each input
-/// element read feeds that many filters, and up to kMaxBoxPixels along its
-/// innermost mapped window loop (one the window input reads shifted by a
-/// reduction loop: `ow` of `ow + kw`), so that each weight read feeds that
-/// many pixels and neighbouring windows share their reads. The window input
-/// is one read through a strided map, or the source of the tensor.extract
-/// ops of a padded convolution's generic (a reduction over two loops or
-/// more, its indices followed through the body to the loops). The
-/// micro-coder keeps such a box in registers (lowerRegisterBlocks). Each
-/// count divides its loop (the boxes stay static); counts are halved while
-/// the threads left would not fill the GPU (kMinBoxThreadsPerSM per SM).
-/// A depthwise convolution (no filter loop) gets a box of pixels only.
-/// Empty for other ops (no window input, neither loop, dynamic sizes).
-/// The loops `value` (computed in `op`'s body) depends on: through
-/// linalg.index, and through the block arguments of inputs (their maps'
-/// loops). Values from outside the body depend on none.
-llvm::SmallBitVector getBodyLoops(linalg::LinalgOp op, Value value,
-                                  DenseMap<Value, llvm::SmallBitVector> &memo) {
-  unsigned loops = op.getNumLoops();
-  if (auto found = memo.find(value); found != memo.end())
-    return found->second;
-  llvm::SmallBitVector result(loops);
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (arg.getOwner() == op.getBlock()) {
-      AffineMap map =
-          op.getMatchingIndexingMap(&op->getOpOperand(arg.getArgNumber()));
-      for (unsigned d = 0; d < loops; ++d)
-        if (map.isFunctionOfDim(d))
-          result.set(d);
-    }
-  } else if (Operation *def = value.getDefiningOp();
-             def && op->isProperAncestor(def)) {
-    if (auto index = dyn_cast<linalg::IndexOp>(def)) {
-      result.set(index.getDim());
-    } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-      // Only the operands its map uses (an apply of all the loops' indices
-      // that adds two of them).
-      AffineMap map = apply.getAffineMap();
-      for (auto [i, operand] : llvm::enumerate(apply.getMapOperands()))
-        if (i < map.getNumDims() ? map.isFunctionOfDim(i)
-                                 : map.isFunctionOfSymbol(i - map.getNumDims()))
-          result |= getBodyLoops(op, operand, memo);
-    } else {
-      for (Value operand : def->getOperands())
-        result |= getBodyLoops(op, operand, memo);
-    }
-  }
-  memo[value] = result;
-  return result;
-}
-
-SmallVector<int64_t> getConvolutionBox(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> bounds,
-                                       ArrayRef<unsigned> mapped,
-                                       int64_t numSMs) {
-  // The window's reads: each index of an input read through a strided map
-  // (`h + kh`), or of a tensor.extract in the body (a padded input read
-  // through its source, `qimeng-prepare`'s FusePadding), as the set of
-  // loops it depends on.
-  Family family = classify(op);
-  bool gathers = family == Family::Reduction && isGatheredWindow(op);
-  if (family != Family::Convolution && !gathers)
-    return {};
-  unsigned loops = op.getNumLoops();
-  SmallVector<llvm::SmallBitVector> windowIndices;
-  OpOperand *window = nullptr;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (window || map.isProjectedPermutation(/*allowZeroInResults=*/true))
-      continue;
-    window = input;
-    for (AffineExpr expr : map.getResults()) {
-      llvm::SmallBitVector dims(loops);
-      for (unsigned d = 0; d < loops; ++d)
-        if (expr.isFunctionOfDim(d))
-          dims.set(d);
-      windowIndices.push_back(dims);
-    }
-  }
-  DenseMap<Value, llvm::SmallBitVector> memo;
-  op.getBlock()->walk([&](tensor::ExtractOp extract) {
-    for (Value index : extract.getIndices())
-      windowIndices.push_back(getBodyLoops(op, index, memo));
-  });
-  if (windowIndices.empty() || (gathers && window))
-    return {};
-  // Weights to share: an input the body uses, read along a reduction loop
-  // (a padded pooling's window-shape operand is never read).
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  bool weights = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    if (input == window || !isa<ShapedType>(input->get().getType()) ||
-        op.getMatchingBlockArgument(input).use_empty())
-      return false;
-    AffineMap map = op.getMatchingIndexingMap(input);
-    for (auto [d, iterator] : llvm::enumerate(iterators))
-      if (iterator == utils::IteratorType::reduction && map.isFunctionOfDim(d))
-        return true;
-    return false;
-  });
-  if (!weights)
-    return {};
-  std::optional<unsigned> filter, pixel;
-  for (unsigned dim : mapped) {
-    if (ShapedType::isDynamic(bounds[dim]))
-      continue;
-    bool readByWindow = llvm::any_of(
-        windowIndices, [&](const auto &dims) { return dims.test(dim); });
-    bool readByOther =
-        llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-          return input != window && isa<ShapedType>(input->get().getType()) &&
-                 op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
-        });
-    if (!filter && !readByWindow && readByOther)
-      filter = dim;
-    bool shifted = llvm::any_of(windowIndices, [&](const auto &dims) {
-      if (!dims.test(dim))
-        return false;
-      for (unsigned d : dims.set_bits())
-        if (iterators[d] == utils::IteratorType::reduction)
-          return true;
-      return false;
-    });
-    if (!pixel && shifted)
-      pixel = dim;
-  }
-  // Without a filter loop (a depthwise convolution), a box of pixels still
-  // shares the weights' reads.
-  if (!filter && !pixel)
-    return {};
-  SmallVector<int64_t> box(bounds.size(), 1);
-  auto largestDivisor = [&](unsigned dim, int64_t most) {
-    for (int64_t count = most; count > 1; count /= 2)
-      if (bounds[dim] % count == 0)
-        return count;
-    return int64_t(1);
-  };
-  if (filter)
-    box[*filter] = largestDivisor(*filter, kMaxBoxFilters);
-  if (pixel)
-    box[*pixel] = largestDivisor(*pixel, kMaxBoxPixels);
-  int64_t outputs = 1;
-  for (auto [bound, iterator] : llvm::zip(bounds, iterators))
-    if (iterator == utils::IteratorType::parallel)
-      outputs *= ShapedType::isDynamic(bound) ? 1 : bound;
-  auto threads = [&] {
-    return outputs / ((filter ? box[*filter] : 1) * (pixel ? box[*pixel] : 1));
-  };
-  while (threads() < numSMs * kMinBoxThreadsPerSM) {
-    if (pixel && box[*pixel] > 1)
-      box[*pixel] /= 2;
-    else if (filter && box[*filter] > 1)
-      box[*filter] /= 2;
-    else
-      break;
-  }
-  if (llvm::all_of(box, [](int64_t count) { return count == 1; }))
-    return {};
-  return box;
 }
 
 FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,

@@ -12,8 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
+#include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
+#include "QiMeng/Planner/ConvolutionBox.h"
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
@@ -360,6 +361,212 @@ LogicalResult splitMatmulK(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Shortest part of a split convolution's reduction: products per output.
+constexpr int64_t kMinConvolutionPart = 64;
+/// Shortest convolution reduction (products per output) that is split.
+constexpr int64_t kMinConvolutionSplit = 256;
+
+/// The channel loop of convolution `op`: its outermost reduction loop that
+/// the window input and the weights both read as a whole index of their own
+/// (`c` of `x[n, c, h + kh, w + kw]` and `w[f, c, kh, kw]`), and no operand
+/// reads inside another index.
+std::optional<unsigned> getChannelLoop(linalg::LinalgOp op) {
+  SmallVector<unsigned> dims;
+  op.getReductionDims(dims);
+  for (unsigned d : dims) {
+    int64_t readers = 0;
+    bool plain = true;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (AffineExpr expr : map.getResults()) {
+        if (!expr.isFunctionOfDim(d))
+          continue;
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        plain &= dim && dim.getPosition() == d;
+        ++readers;
+      }
+    }
+    if (plain && readers >= 2)
+      return d;
+  }
+  return std::nullopt;
+}
+
+/// How many parts the channels of convolution `op` (its channel loop
+/// `channel`) are split into: 1 unless its outputs, in the largest boxes the
+/// planner gives a thread (getConvolutionBox, kMaxBoxFilters filters by
+/// kMaxBoxPixels pixels), leave fewer than kTargetThreadsPerSM threads per SM
+/// and each output sums kMinConvolutionSplit products or more; else enough
+/// parts to reach them, each part kMinConvolutionPart products or more.
+int64_t getChannelParts(linalg::LinalgOp op, unsigned channel,
+                        const TargetProfile &target) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic))
+    return 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> parallel;
+  int64_t outputs = 1, products = 1;
+  for (auto [i, iterator] : llvm::enumerate(iterators)) {
+    if (iterator == utils::IteratorType::parallel) {
+      parallel.push_back(i);
+      outputs *= bounds[i];
+    } else {
+      products *= bounds[i];
+    }
+  }
+  if (products < kMinConvolutionSplit)
+    return 1;
+  // The planner's threads: the innermost three parallel loops (the split's
+  // part loop is outermost, so the split op maps the same ones).
+  SmallVector<unsigned> mapped(
+      parallel.rbegin(),
+      parallel.rbegin() + std::min<size_t>(parallel.size(), kMaxMappedLoops));
+  int64_t box = 1;
+  for (int64_t count : getConvolutionBox(op, bounds, mapped, /*numSMs=*/0))
+    box *= count;
+  int64_t threads = outputs / box;
+  int64_t targetThreads = target.numSMs * kTargetThreadsPerSM;
+  if (threads >= targetThreads)
+    return 1;
+  int64_t window = products / bounds[channel];
+  return chooseDividingPartCount(llvm::divideCeil(targetThreads, threads),
+                                 bounds[channel],
+                                 llvm::divideCeil(kMinConvolutionPart, window));
+}
+
+/// Splits the channels of a convolution whose outputs are too few to fill
+/// the GPU (getChannelParts) into S parts: the window input and the weights
+/// are reshaped (C into S x C/S), a convolution with an outer parallel loop
+/// over the parts writes S partial outputs (filled with the combiner's
+/// neutral element), and an outer reduction over the parts combines them
+/// into the original output (its initial value, a zero or a bias, kept).
+/// Leaves `op` alone (failure) when it does not apply: named convolutions
+/// are generalized first; padded ones read through tensor.extract, index
+/// reads, several outputs or combiners, dynamic sizes are left alone.
+LogicalResult splitConvolutionChannels(RewriterBase &rewriter,
+                                       linalg::LinalgOp op,
+                                       const TargetProfile &target) {
+  if (classify(op) != Family::Convolution || !op.hasPureTensorSemantics() ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op.hasIndexSemantics())
+    return failure();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1 || combiners.front()->getNumOperands() != 2)
+    return failure();
+  Operation *combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = dyn_cast<RankedTensorType>(init->get().getType());
+  if (!outType || !outType.hasStaticShape() ||
+      !op.getMatchingIndexingMap(init).isProjectedPermutation())
+    return failure();
+  std::optional<unsigned> channel = getChannelLoop(op);
+  int64_t parts = channel ? getChannelParts(op, *channel, target) : int64_t(1);
+  if (parts < 2)
+    return failure();
+  // A named convolution is generalized only once it splits.
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      isa<linalg::GenericOp>(op.getOperation())
+          ? FailureOr<linalg::GenericOp>(
+                cast<linalg::GenericOp>(op.getOperation()))
+          : linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return failure();
+  // The named op is gone: its operands and body are the generic's now.
+  init = generic->getDpsInitOperand(0);
+  combiners.clear();
+  if (!matchReduction(generic->getRegionOutputArgs(), 0, combiners))
+    return failure();
+  combiner = combiners.front();
+
+  MLIRContext *ctx = generic->getContext();
+  Location loc = generic->getLoc();
+  unsigned loops = generic->getNumLoops();
+  SmallVector<int64_t> bounds = generic->getStaticLoopRanges();
+  int64_t partChannels = bounds[*channel] / parts;
+  AffineExpr part = rewriter.getAffineDimExpr(0);
+  // The old loops become loops 1..n, after the new outer part loop.
+  auto shift = [&](AffineExpr expr) { return expr.shiftDims(loops, 1); };
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : generic->getDpsInputOperands()) {
+    AffineMap map = generic->getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> results;
+    Value value = input->get();
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      if (!expr.isFunctionOfDim(*channel)) {
+        results.push_back(shift(expr));
+        continue;
+      }
+      // Its channels in parts: (C) -> (S, C / S), read at (s, c).
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[i] = partChannels;
+      shape.insert(shape.begin() + i, parts);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        ReassociationIndices group{d + (d > int64_t(i) ? 1 : 0)};
+        if (d == int64_t(i))
+          group.push_back(d + 1);
+        groups.push_back(group);
+      }
+      // Later results of this operand index the reshaped value one further.
+      value = tensor::ExpandShapeOp::create(rewriter, loc, type.clone(shape),
+                                            value, groups);
+      results.push_back(part);
+      results.push_back(shift(expr));
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(loops + 1, 0, results, ctx));
+  }
+  // The partial outputs: (S, output...), each filled with the neutral value.
+  AffineMap outMap = generic->getMatchingIndexingMap(init);
+  SmallVector<AffineExpr> partialResults{part};
+  for (AffineExpr expr : outMap.getResults())
+    partialResults.push_back(shift(expr));
+  maps.push_back(AffineMap::get(loops + 1, 0, partialResults, ctx));
+  SmallVector<int64_t> partialShape{parts};
+  llvm::append_range(partialShape, outType.getShape());
+  Type element = outType.getElementType();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape, element);
+  Value identity = arith::ConstantOp::create(rewriter, loc, *neutral);
+  Value filled =
+      linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+  SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel};
+  llvm::append_range(iterators, generic->getIteratorTypesArray());
+  auto partial =
+      linalg::GenericOp::create(rewriter, loc, TypeRange{filled.getType()},
+                                inputs, ValueRange{filled}, maps, iterators);
+  partial->setDiscardableAttrs((*generic)->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(generic->getRegion(), partial.getRegion(),
+                              partial.getRegion().begin());
+  // out[o] = combine over s of partial[s, o], onto its initial value: the
+  // part loop outermost, so each thread reduces its outputs serially.
+  int64_t rank = outType.getRank();
+  SmallVector<utils::IteratorType> combineIterators(
+      rank + 1, utils::IteratorType::parallel);
+  combineIterators.front() = utils::IteratorType::reduction;
+  SmallVector<AffineMap> combineMaps = {
+      rewriter.getMultiDimIdentityMap(rank + 1),
+      rewriter.getMultiDimIdentityMap(rank + 1).dropResult(0)};
+  auto combine = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{outType}, ValueRange{partial.getResult(0)},
+      ValueRange{init->get()}, combineMaps, combineIterators,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping map;
+        map.map(combiner->getOperand(0), args[0]);
+        map.map(combiner->getOperand(1), args[1]);
+        Operation *combined = b.clone(*combiner, map);
+        linalg::YieldOp::create(b, loc, combined->getResult(0));
+      });
+  rewriter.replaceOp(*generic, combine.getResults());
+  return success();
+}
+
 class QiMengSplitReductionsPass
     : public impl::QiMengSplitReductionsPassBase<QiMengSplitReductionsPass> {
 public:
@@ -402,6 +609,13 @@ public:
       split(rewriter, op, *profile);
     for (linalg::LinalgOp op : matmuls)
       (void)splitMatmulK(rewriter, op, *profile);
+    SmallVector<linalg::LinalgOp> convolutions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (classify(op) == Family::Convolution)
+        convolutions.push_back(op);
+    });
+    for (linalg::LinalgOp op : convolutions)
+      (void)splitConvolutionChannels(rewriter, op, *profile);
     moveFillsPastCollapses(rewriter);
   }
 
