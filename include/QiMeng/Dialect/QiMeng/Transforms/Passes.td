@@ -56,8 +56,20 @@ def QiMengSplitReductionsPass
     split, unit output dimensions that a keepdim reduction writes as
     constant 0 are dropped (collapse/expand of the output) and adjacent
     reduction loops that are contiguous in every operand are collapsed into
-    one. Convolutions, pooling, ops with several outputs or combiners,
-    dynamic shapes and index reads are left alone.
+    one. Pooling, ops with several outputs or combiners, dynamic shapes and
+    index reads are left alone.
+
+    A convolution whose outputs, in the largest boxes the planner gives a
+    thread (getConvolutionBox), leave fewer than 1024 threads per SM, each
+    output a sum of 256 products or more, has its channel loop (the
+    outermost reduction loop that the window input and the weights both read
+    as an index of their own) split into S parts: the input and the weights
+    are reshaped (C into S x C/S), a convolution with an outer parallel loop
+    over the parts writes S partial outputs from zero, and a reduction over
+    the parts adds them onto the original output. S is the smallest power of
+    two that reaches those threads, halved until it divides C in parts of at
+    least 64 products. Static shapes only; depthwise convolutions and ones
+    with their padding folded into the read are left alone.
 
     A row-major f32 matmul whose 64 x 64 output tiles give fewer than half
     the SMs a block and whose K is at least 8 times M and N has K split into
