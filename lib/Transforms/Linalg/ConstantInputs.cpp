@@ -2,7 +2,7 @@
 
 #include "ConstantInputs.h"
 
-#include "Generalize.h"
+#include "QiMeng/Transforms/Linalg/Generalize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -2,7 +2,7 @@
 
 #include "DeadResults.h"
 
-#include "Generalize.h"
+#include "QiMeng/Transforms/Linalg/Generalize.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"

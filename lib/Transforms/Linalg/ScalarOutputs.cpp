@@ -2,7 +2,7 @@
 
 #include "ScalarOutputs.h"
 
-#include "Generalize.h"
+#include "QiMeng/Transforms/Linalg/Generalize.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

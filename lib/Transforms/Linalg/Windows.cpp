@@ -12,7 +12,7 @@
 
 #include "Windows.h"
 
-#include "Generalize.h"
+#include "QiMeng/Transforms/Linalg/Generalize.h"
 
 #include "QiMeng/Planner/OpFamily.h"
 

@@ -18,6 +18,7 @@
 #include "QiMeng/Planner/OpFamily.h"
 #include "QiMeng/Planner/RowGroups.h"
 #include "QiMeng/Target/TargetProfile.h"
+#include "QiMeng/Transforms/Linalg/Generalize.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,6 +126,54 @@ unsigned countLoopsToPeel(linalg::GenericOp op, ArrayRef<unsigned> dims) {
   return dims.size() - 1;
 }
 
+/// The combiner of a split reduction: the op that accumulates its one
+/// output (binary), and its neutral element, from which the partial
+/// results start.
+struct Combiner {
+  Operation *op;
+  TypedAttr neutral;
+};
+std::optional<Combiner> getCombiner(linalg::LinalgOp op) {
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1 || combiners.front()->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral =
+      arith::getNeutralElement(combiners.front());
+  if (!neutral)
+    return std::nullopt;
+  return Combiner{combiners.front(), *neutral};
+}
+
+/// A tensor of `shape` (`element`s) filled with `neutral`: where partial
+/// results start.
+Value createNeutralTensor(RewriterBase &rewriter, Location loc,
+                          ArrayRef<int64_t> shape, Type element,
+                          TypedAttr neutral) {
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, element);
+  Value identity = arith::ConstantOp::create(rewriter, loc, neutral);
+  return linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+}
+
+/// Combines the parts of `partial` into `init` (of `outType`) by a copy of
+/// `combiner`, in a generic of `maps` (partial's, then init's) and
+/// `iterators`.
+Value combineParts(RewriterBase &rewriter, Location loc, Value partial,
+                   Value init, Operation *combiner, ArrayRef<AffineMap> maps,
+                   ArrayRef<utils::IteratorType> iterators) {
+  auto combine = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{partial},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping map;
+        map.map(combiner->getOperand(0), args[0]);
+        map.map(combiner->getOperand(1), args[1]);
+        Operation *combined = b.clone(*combiner, map);
+        linalg::YieldOp::create(b, loc, combined->getResult(0));
+      });
+  return combine.getResult(0);
+}
+
 /// Rewrites a reduction over several loops that cannot be collapsed into
 /// one (an operand reads only some of them: a loss whose targets broadcast
 /// along the rows, a bias read along the channels of a mean over channels
@@ -140,14 +189,8 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
                                                      linalg::GenericOp op) {
   SmallVector<unsigned> dims;
   op.getReductionDims(dims);
-  SmallVector<Operation *> combiners;
-  if (dims.size() < 2 ||
-      !matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
-      combiners.size() != 1 || combiners.front()->getNumOperands() != 2)
-    return failure();
-  Operation *combiner = combiners.front();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-  if (!neutral)
+  std::optional<Combiner> combiner = getCombiner(op);
+  if (dims.size() < 2 || !combiner)
     return failure();
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outMap = op.getMatchingIndexingMap(init);
@@ -170,11 +213,8 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
   rewriter.setInsertionPoint(op);
   auto partialType =
       RankedTensorType::get(partialShape, outType.getElementType());
-  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape,
-                                        outType.getElementType());
-  Value identity = arith::ConstantOp::create(rewriter, loc, *neutral);
-  Value filled =
-      linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+  Value filled = createNeutralTensor(
+      rewriter, loc, partialShape, outType.getElementType(), combiner->neutral);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   maps.back() = AffineMap::get(op.getNumLoops(), 0, partialResults,
                                op.getContext());
@@ -195,17 +235,10 @@ FailureOr<linalg::GenericOp> peelOuterReductionLoops(RewriterBase &rewriter,
   SmallVector<AffineMap> combineMaps = {
       rewriter.getMultiDimIdentityMap(rank),
       AffineMap::get(rank, 0, outDims, op.getContext())};
-  auto combine = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outType}, ValueRange{partial.getResult(0)},
-      ValueRange{init->get()}, combineMaps, combineIterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        IRMapping map;
-        map.map(combiner->getOperand(0), args[0]);
-        map.map(combiner->getOperand(1), args[1]);
-        Operation *combined = b.clone(*combiner, map);
-        linalg::YieldOp::create(b, loc, combined->getResult(0));
-      });
-  rewriter.replaceOp(op, combine.getResults());
+  Value combined =
+      combineParts(rewriter, loc, partial.getResult(0), init->get(),
+                   combiner->op, combineMaps, combineIterators);
+  rewriter.replaceOp(op, combined);
   return partial;
 }
 
@@ -450,13 +483,8 @@ LogicalResult splitConvolutionChannels(RewriterBase &rewriter,
       op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
       op.hasIndexSemantics())
     return failure();
-  SmallVector<Operation *> combiners;
-  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
-      combiners.size() != 1 || combiners.front()->getNumOperands() != 2)
-    return failure();
-  Operation *combiner = combiners.front();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-  if (!neutral)
+  std::optional<Combiner> combiner = getCombiner(op);
+  if (!combiner)
     return failure();
   OpOperand *init = op.getDpsInitOperand(0);
   auto outType = dyn_cast<RankedTensorType>(init->get().getType());
@@ -469,19 +497,16 @@ LogicalResult splitConvolutionChannels(RewriterBase &rewriter,
     return failure();
   // A named convolution is generalized only once it splits.
   rewriter.setInsertionPoint(op);
+  bool generalized;
   FailureOr<linalg::GenericOp> generic =
-      isa<linalg::GenericOp>(op.getOperation())
-          ? FailureOr<linalg::GenericOp>(
-                cast<linalg::GenericOp>(op.getOperation()))
-          : linalg::generalizeNamedOp(rewriter, op);
+      getOrGeneralize(rewriter, op, generalized);
   if (failed(generic))
     return failure();
   // The named op is gone: its operands and body are the generic's now.
   init = generic->getDpsInitOperand(0);
-  combiners.clear();
-  if (!matchReduction(generic->getRegionOutputArgs(), 0, combiners))
+  combiner = getCombiner(*generic);
+  if (!combiner)
     return failure();
-  combiner = combiners.front();
 
   MLIRContext *ctx = generic->getContext();
   Location loc = generic->getLoc();
@@ -532,18 +557,13 @@ LogicalResult splitConvolutionChannels(RewriterBase &rewriter,
   SmallVector<int64_t> partialShape{parts};
   llvm::append_range(partialShape, outType.getShape());
   Type element = outType.getElementType();
-  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape, element);
-  Value identity = arith::ConstantOp::create(rewriter, loc, *neutral);
-  Value filled =
-      linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0);
+  Value filled = createNeutralTensor(rewriter, loc, partialShape, element,
+                                     combiner->neutral);
   SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel};
   llvm::append_range(iterators, generic->getIteratorTypesArray());
-  auto partial =
-      linalg::GenericOp::create(rewriter, loc, TypeRange{filled.getType()},
-                                inputs, ValueRange{filled}, maps, iterators);
-  partial->setDiscardableAttrs((*generic)->getDiscardableAttrDictionary());
-  rewriter.inlineRegionBefore(generic->getRegion(), partial.getRegion(),
-                              partial.getRegion().begin());
+  linalg::GenericOp partial =
+      rebuildGeneric(rewriter, *generic, TypeRange{filled.getType()}, inputs,
+                     ValueRange{filled}, maps, ArrayRef(iterators));
   // out[o] = combine over s of partial[s, o], onto its initial value: the
   // part loop outermost, so each thread reduces its outputs serially.
   int64_t rank = outType.getRank();
@@ -553,17 +573,10 @@ LogicalResult splitConvolutionChannels(RewriterBase &rewriter,
   SmallVector<AffineMap> combineMaps = {
       rewriter.getMultiDimIdentityMap(rank + 1),
       rewriter.getMultiDimIdentityMap(rank + 1).dropResult(0)};
-  auto combine = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outType}, ValueRange{partial.getResult(0)},
-      ValueRange{init->get()}, combineMaps, combineIterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        IRMapping map;
-        map.map(combiner->getOperand(0), args[0]);
-        map.map(combiner->getOperand(1), args[1]);
-        Operation *combined = b.clone(*combiner, map);
-        linalg::YieldOp::create(b, loc, combined->getResult(0));
-      });
-  rewriter.replaceOp(*generic, combine.getResults());
+  Value combined =
+      combineParts(rewriter, loc, partial.getResult(0), init->get(),
+                   combiner->op, combineMaps, combineIterators);
+  rewriter.replaceOp(*generic, combined);
   return success();
 }
 
@@ -665,11 +678,9 @@ private:
     if (ratio > 1 && dims.size() == 1 && dims.front() == last &&
         getNumBatchLoops(op) < 0 && !reducesAlongRows(op)) {
       rewriter.setInsertionPoint(op);
+      bool generalized;
       FailureOr<linalg::GenericOp> generic =
-          isa<linalg::GenericOp>(op.getOperation())
-              ? FailureOr<linalg::GenericOp>(
-                    cast<linalg::GenericOp>(op.getOperation()))
-              : linalg::generalizeNamedOp(rewriter, op);
+          getOrGeneralize(rewriter, op, generalized);
       SmallVector<unsigned> order{last};
       for (unsigned d = 0; d < last; ++d)
         order.push_back(d);

@@ -1,11 +1,12 @@
 //===- Generalize.h - Named linalg ops as generics --------------*- C++ -*-===//
 //
-// Shared by the passes of lib/Transforms/Linalg; not installed.
+// Shared by the passes that rewrite named linalg ops as generics
+// (lib/Transforms/Linalg, qimeng-split-reductions).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QIMENG_LIB_TRANSFORMS_LINALG_GENERALIZE_H
-#define QIMENG_LIB_TRANSFORMS_LINALG_GENERALIZE_H
+#ifndef QIMENG_TRANSFORMS_LINALG_GENERALIZE_H
+#define QIMENG_TRANSFORMS_LINALG_GENERALIZE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -49,4 +50,4 @@ rebuildGeneric(RewriterBase &rewriter, linalg::GenericOp op,
 
 } // namespace mlir::qimeng
 
-#endif // QIMENG_LIB_TRANSFORMS_LINALG_GENERALIZE_H
+#endif // QIMENG_TRANSFORMS_LINALG_GENERALIZE_H
