@@ -102,3 +102,17 @@ func.func @depthwise(%x: tensor<1x64x130x130xf32>, %w: tensor<64x3x3xf32>, %init
       ins(%x, %w : tensor<1x64x130x130xf32>, tensor<64x3x3xf32>) outs(%init : tensor<1x64x128x128xf32>) -> tensor<1x64x128x128xf32>
   return %0 : tensor<1x64x128x128xf32>
 }
+
+// -----
+
+// The same shapes as @few_filters in f16: a long f16 sum in another order
+// differs from the sum in order by more than the verifier allows, so f16
+// and bf16 convolutions are not split.
+// CHECK-LABEL: func.func @f16_not_split
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.conv_2d_nchw_fchw
+func.func @f16_not_split(%x: tensor<16x96x34x34xf16>, %w: tensor<8x96x3x3xf16>, %init: tensor<16x8x32x32xf16>) -> tensor<16x8x32x32xf16> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<16x96x34x34xf16>, tensor<8x96x3x3xf16>) outs(%init : tensor<16x8x32x32xf16>) -> tensor<16x8x32x32xf16>
+  return %0 : tensor<16x8x32x32xf16>
+}

@@ -68,8 +68,10 @@ def QiMengSplitReductionsPass
     over the parts writes S partial outputs from zero, and a reduction over
     the parts adds them onto the original output. S is the smallest power of
     two that reaches those threads, halved until it divides C in parts of at
-    least 64 products. Static shapes only; depthwise convolutions and ones
-    with their padding folded into the read are left alone.
+    least 64 products. f32, f64 and integer sums only (a long f16 or bf16
+    sum in another order leaves the verifier's tolerance), static shapes
+    only; depthwise convolutions and ones with their padding folded into the
+    read are left alone.
 
     A row-major f32 matmul whose 64 x 64 output tiles give fewer than half
     the SMs a block and whose K is at least 8 times M and N has K split into
