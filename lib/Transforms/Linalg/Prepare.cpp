@@ -430,6 +430,37 @@ struct PadToGeneric : public OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// A function that returns a slice of a tensor (`tensor.extract_slice`
+/// feeding `func.return`) returns a copy of it made by `linalg.copy` into a
+/// fresh tensor: a kernel the planner maps, the result a buffer of its own.
+/// Otherwise bufferization copies the strided view on the host (a call of
+/// `memrefCopy` on device memory).
+struct CopyReturnedSlice : public OpRewritePattern<func::ReturnOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(func::ReturnOp ret,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice || slice.getType().getRank() == 0)
+        continue;
+      Location loc = slice.getLoc();
+      rewriter.setInsertionPoint(ret);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc,
+          tensor::getMixedSizes(rewriter, loc, slice.getResult()),
+          slice.getType().getElementType());
+      Value copy =
+          linalg::CopyOp::create(rewriter, loc, slice.getResult(), empty)
+              ->getResult(0);
+      rewriter.modifyOpInPlace(ret, [&] { operand.set(copy); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 /// Rewrites a `tensor.insert_slice` at a function's top level with static
 /// offsets and strides into a linalg.generic over the destination:
 /// out[i] = i on the slice's lattice ? src[(i - offset) / stride] : dest[i],
@@ -1711,11 +1742,11 @@ public:
       }
     }
     RewritePatternSet patterns(ctx);
-    patterns
-        .add<DecomposeAggregate, GeneralizeElementwise, ReadThroughUnitReshape,
-             ExtractThroughTranspose, PadToGeneric, CollapseElementwiseLoops,
-             InsertSliceToGeneric, ConcatToGeneric, FuseElementwiseProducer,
-             AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
+    patterns.add<DecomposeAggregate, GeneralizeElementwise,
+                 ReadThroughUnitReshape, ExtractThroughTranspose, PadToGeneric,
+                 CollapseElementwiseLoops, InsertSliceToGeneric,
+                 ConcatToGeneric, FuseElementwiseProducer, CopyReturnedSlice,
+                 AccumulateInF32, SumInF32, ContractionUnitLoops>(ctx);
     patterns.add<TransposeMatmulOperand>(ctx, wgmma);
     patterns.add<NameRowMajorMatmul, ReadTransposedMatrix>(ctx);
     if (wgmma)
