@@ -11,6 +11,16 @@
 using namespace mlir;
 using namespace mlir::qimeng;
 
+SmallVector<unsigned> mlir::qimeng::getThreadLoops(linalg::LinalgOp op) {
+  SmallVector<unsigned> loops;
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      loops.push_back(i);
+  std::reverse(loops.begin(), loops.end());
+  loops.truncate(std::min<size_t>(loops.size(), 3));
+  return loops;
+}
+
 bool mlir::qimeng::isGatheredWindow(linalg::LinalgOp op) {
   return op.getNumReductionLoops() >= 2 &&
          !op.getBlock()->getOps<tensor::ExtractOp>().empty();

@@ -20,6 +20,10 @@ namespace mlir::qimeng {
 constexpr int64_t kMaxBoxFilters = 8, kMaxBoxPixels = 4;
 constexpr int64_t kMinBoxThreadsPerSM = 1024;
 
+/// The loops a parallel plan gives threads (x, y, z): the innermost three
+/// parallel loops of `op`, innermost first.
+SmallVector<unsigned> getThreadLoops(linalg::LinalgOp op);
+
 /// Whether `op` reads its window through tensor.extract in its body (a
 /// padded input read through its source, qimeng-prepare's FusePadding): two
 /// reduction loops or more and an extract.

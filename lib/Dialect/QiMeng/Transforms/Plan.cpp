@@ -1095,9 +1095,7 @@ FailureOr<ParallelTiles> Planner::getParallelTiles(linalg::LinalgOp op,
   if (parallel.empty())
     return op->emitOpError() << "has no parallel loop to map to GPU threads";
   // Map at most three parallel loops, innermost first.
-  SmallVector<unsigned> mapped(parallel.rbegin(),
-                               parallel.rbegin() +
-                                   std::min<size_t>(parallel.size(), 3));
+  SmallVector<unsigned> mapped = getThreadLoops(op);
   // A transposing read (an input contiguous along another mapped loop than
   // the innermost, whose output rows are): each thread takes a run of 32
   // bytes along that loop, so a warp reads whole sectors and still writes

@@ -428,7 +428,7 @@ std::optional<unsigned> getChannelLoop(linalg::LinalgOp op) {
 /// How many parts the channels of convolution `op` (its channel loop
 /// `channel`) are split into: 1 unless its outputs, in the largest boxes the
 /// planner gives a thread (getConvolutionBox, kMaxBoxFilters filters by
-/// kMaxBoxPixels pixels), leave fewer than kTargetThreadsPerSM threads per SM
+/// kMaxBoxPixels pixels), leave fewer than kMinBoxThreadsPerSM threads per SM
 /// and each output sums kMinConvolutionSplit products or more; else enough
 /// parts to reach them, each part kMinConvolutionPart products or more.
 int64_t getChannelParts(linalg::LinalgOp op, unsigned channel,
@@ -436,29 +436,20 @@ int64_t getChannelParts(linalg::LinalgOp op, unsigned channel,
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (llvm::any_of(bounds, ShapedType::isDynamic))
     return 1;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> parallel;
   int64_t outputs = 1, products = 1;
-  for (auto [i, iterator] : llvm::enumerate(iterators)) {
-    if (iterator == utils::IteratorType::parallel) {
-      parallel.push_back(i);
-      outputs *= bounds[i];
-    } else {
-      products *= bounds[i];
-    }
-  }
+  for (auto [bound, iterator] : llvm::zip(bounds, op.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? outputs : products) *= bound;
   if (products < kMinConvolutionSplit)
     return 1;
-  // The planner's threads: the innermost three parallel loops (the split's
-  // part loop is outermost, so the split op maps the same ones).
-  SmallVector<unsigned> mapped(
-      parallel.rbegin(),
-      parallel.rbegin() + std::min<size_t>(parallel.size(), kMaxMappedLoops));
+  // The threads of the planner's largest boxes (the split's part loop is
+  // outermost, so the split op has the same thread loops); the box rule's
+  // threads per SM, which the planner keeps its boxes above.
   int64_t box = 1;
-  for (int64_t count : getConvolutionBox(op, bounds, mapped, /*numSMs=*/0))
+  for (int64_t count :
+       getConvolutionBox(op, bounds, getThreadLoops(op), /*numSMs=*/0))
     box *= count;
   int64_t threads = outputs / box;
-  int64_t targetThreads = target.numSMs * kTargetThreadsPerSM;
+  int64_t targetThreads = target.numSMs * kMinBoxThreadsPerSM;
   if (threads >= targetThreads)
     return 1;
   int64_t window = products / bounds[channel];
