@@ -29,6 +29,12 @@ then multiplies by `w.t()` (its transposed-operand GEMM). For each one:
      QiMeng figure is compared with the mean of the two cuBLAS medians and
      both are reported.
 
+Problems of input type `tf32` are f32 matmuls compiled with `--allow-tf32`
+(tensor cores, 10-bit mantissas in the products) against cuBLAS with TF32
+allowed (torch.backends.cuda.matmul.allow_tf32), checked like f16 (2^-10);
+`f32` ones are the same matmuls without the flag against cuBLAS in full f32
+(TF32 off), checked to 1e-5.
+
 Results go to a JSON file (rewritten after each problem) and a Markdown table
 on stdout.
 """
@@ -87,6 +93,14 @@ PROBLEMS = [
     # the split chosen at run time.
     ("f16-few-tiles-nk-384x500x4096-dynM", 384, 500, 4096, "f16", "f16", True,
      "nk-maps"),
+    # f32 on tensor cores as tf32 (--allow-tf32; sm_80's mma.sync plan on
+    # both targets), each beside its f32 twin (the SIMT plan, TF32 off).
+    ("tf32-sq-2048", 2048, 2048, 2048, "tf32", "f32", False),
+    ("f32-sq-2048", 2048, 2048, 2048, "f32", "f32", False),
+    ("tf32-sq-4096", 4096, 4096, 4096, "tf32", "f32", False),
+    ("f32-sq-4096", 4096, 4096, 4096, "f32", "f32", False),
+    ("tf32-irregular-1000x1544x1000", 1000, 1544, 1000, "tf32", "f32", False),
+    ("f32-irregular-1000x1544x1000", 1000, 1544, 1000, "f32", "f32", False),
 ]
 # Fused: y = gelu_tanh(x @ w + b), bf16 throughout (nn.Linear + nn.GELU as
 # torch-mlir writes them on bf16 tensors; the file is
@@ -97,10 +111,11 @@ FUSED = [
     ("bf16-linear-bias-gelu-8192x11008x4096", 8192, 11008, 4096),
 ]
 
-MLIR_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "f32"}
+MLIR_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "f32", "tf32": "f32"}
 
 
 def write_problem(path, m, n, k, tin, tout, dynamic, layout="kn"):
+    tin = MLIR_TYPES[tin]
     rows = "?" if dynamic else str(m)
     a = "tensor<%sx%dx%s>" % (rows, k, tin)
     b = "tensor<%dx%dx%s>" % (k, n, tin)
@@ -181,6 +196,8 @@ def bench(problem, tools, args, numpy, torch):
     tuning = ["--tuning-db=" + (args.tuning_db or "off")]
     if args.search:
         tuning += ["--qimeng-search=%d" % args.search]
+    if tin == "tf32":
+        tuning += ["--allow-tf32"]
     code, _, err, seconds = harness.run(
         [tools["qimeng-opt"], source, "--llm-plan", "--lower-to-nvvm",
          "--qimeng-report=" + report, "-o", compiled] + tuning, 900)
@@ -196,7 +213,8 @@ def bench(problem, tools, args, numpy, torch):
             entry["tuning"] = kernel["tuning"]
     except (OSError, ValueError, KeyError):
         pass
-    dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[tin]
+    dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
+             "f32": torch.float32, "tf32": torch.float32}[tin]
     gen = torch.Generator().manual_seed(1)
     a = torch.randn(m, k, generator=gen).to(dtype)
     b = torch.randn(k, n, generator=gen).to(dtype)
@@ -205,7 +223,8 @@ def bench(problem, tools, args, numpy, torch):
     paths = []
     for i, t in enumerate((a, given)):
         path = os.path.join(work, "in%d.npy" % i)
-        # bf16 travels as float32 (NumPy has no bf16), f16 as itself.
+        # bf16 travels as float32 (NumPy has no bf16), f16 and f32 as
+        # themselves.
         numpy.save(path, t.numpy() if tin == "f16" else t.float().numpy())
         paths.append("--input=%d=%s" % (i, path))
     ga, gw = a.cuda(), given.cuda()
@@ -219,14 +238,30 @@ def bench(problem, tools, args, numpy, torch):
             entry["error"] = "run: " + harness.last_line(err)
             return entry
         rel = {"bf16": 2.0 ** -7, "f16": 2.0 ** -10, "f32": 1e-5}[tout]
+        if tin == "tf32":
+            rel = 2.0 ** -10
+        # The reference in full f32 (harness.torch_modules turned TF32 off).
         if not compare(entry, out_dir, (ga.float() @ gb.float()).cpu(), rel,
                        numpy, torch):
             return entry
+    # cuBLAS in tf32 for tf32 problems, in f32 (TF32 off) for the others.
+    torch.backends.cuda.matmul.allow_tf32 = tin == "tf32"
+    entry["cublas_tf32"] = tin == "tf32"
+    try:
+        return time_both(entry, ga, gb, tout, paths, compiled, work, tools,
+                         args, torch)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def time_both(entry, ga, gb, tout, paths, compiled, work, tools, args, torch):
+    """Times cuBLAS, QiMeng's compiled module, then cuBLAS again, on the
+    same operands; fills `entry` with the medians and their ratio."""
     # cuBLAS on the same operands; an f32 result through its out_dtype
     # (bf16 in, f32 out) where this PyTorch has it.
     matmul = torch.matmul
     entry["cublas_form"] = "torch.matmul"
-    if tout == "f32":
+    if tout == "f32" and ga.dtype != torch.float32:
         try:
             torch.mm(ga[:8, :8], gb[:8, :8], out_dtype=torch.float32)
             matmul = lambda x, y: torch.mm(x, y, out_dtype=torch.float32)  # noqa: E731

@@ -272,9 +272,9 @@ void ScriptBuilder::emitEntry() {
         matchByAttr("gpu.launch", kLaunchTargetAttr, mma.getTarget(),
                     matchKernel(), "!transform.any_op");
     expectOne(launch);
-    os << llvm::formatv("    transform.qimeng.convert_to_mma_sync {0} : "
+    os << llvm::formatv("    transform.qimeng.convert_to_mma_sync {0}{1} : "
                         "!transform.any_op\n",
-                        launch);
+                        launch, mma.getAType() == MmaType::tf32 ? " tf32" : "");
   }
   for (const WarpOp &warpOp : warpOps) {
     os << "    // '" << warpOp.tag << "' shared by the lanes of each "

@@ -287,13 +287,14 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
                             << "; the built-in micro-coder implements "
                                "mma_sync and wgmma";
   // Upstream's vector-to-mma.sync conversion handles f16 operands (from
-  // ldmatrix) and f64 ones (m8n8k4, from plain shared loads).
-  bool f16 = op.getAType() == MmaType::f16 && op.getBType() == MmaType::f16;
-  bool f64 = op.getAType() == MmaType::f64 && op.getBType() == MmaType::f64;
-  if (!f16 && !f64)
+  // ldmatrix), f64 ones (m8n8k4, from plain shared loads) and f32 ones,
+  // which the plan declares as tf32 (m16n8k8 or m16n8k4).
+  MmaType in = op.getAType();
+  if (in != op.getBType() ||
+      (in != MmaType::f16 && in != MmaType::f64 && in != MmaType::tf32))
     return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
                             << " inputs; the built-in micro-coder implements "
-                               "mma_sync with f16 or f64 inputs only";
+                               "mma_sync with f16, tf32 or f64 inputs only";
   if (!state.fusedInto.empty())
     return op.emitOpError() << "computes '" << op.getTarget()
                             << "' on tensor cores, but it was fused into '"

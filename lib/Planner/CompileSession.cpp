@@ -79,6 +79,12 @@ struct CompileCLOptions {
                      "store measured ones in; 'off' for none (default "
                      "$XDG_CACHE_HOME/qimeng/tuning.db)"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> allowTf32{
+      "allow-tf32",
+      llvm::cl::desc("Let the planner compute f32 matmuls on tensor cores as "
+                     "tf32 (10-bit mantissas in the products; results are "
+                     "verified with f16's tolerance)"),
+      llvm::cl::cat(category)};
   llvm::cl::opt<std::string> exportTransform{
       "qimeng-export-transform",
       llvm::cl::desc("Write every kernel's plan as a transform script that "
@@ -107,6 +113,7 @@ llvm::ManagedStatic<CompileCLOptions> clOptions;
 std::unique_ptr<CompileSession> session;
 std::once_flag sessionOnce;
 bool llmDisabled = false;
+bool tf32Allowed = false;
 
 } // namespace
 
@@ -138,6 +145,7 @@ CompileSession::CompileSession() {
     options.searchSeed = clOptions->searchSeed;
     options.searchLLMSamples = clOptions->searchLLMSamples;
     options.tuningDB = clOptions->tuningDB;
+    options.allowTf32 = clOptions->allowTf32;
     options.exportTransform = clOptions->exportTransform;
     options.exportIREESpec = clOptions->exportIREESpec;
     options.emitTriton = clOptions->emitTriton;
@@ -150,6 +158,8 @@ CompileSession::CompileSession() {
   // The built-in paths only: no tuned plans either.
   if (llmDisabled)
     options.tuningDB = "off";
+  if (tf32Allowed)
+    options.allowTf32 = true;
   report = {{"format", "qimeng-compile-report"},
             {"version", 1},
             {"kernels", nlohmann::json::object()}};
@@ -190,6 +200,8 @@ CompileSession::CompileSession() {
 }
 
 void CompileSession::disableLLM() { llmDisabled = true; }
+
+void CompileSession::allowTf32() { tf32Allowed = true; }
 
 CompileSession &CompileSession::get() {
   std::call_once(sessionOnce, [] { session.reset(new CompileSession()); });

@@ -4,6 +4,7 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/LLM/Prompts.h"
+#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/KernelSummary.h"
 #include "QiMeng/Planner/PlanResources.h"
 #include "QiMeng/Support/ErrorCollector.h"
@@ -96,6 +97,15 @@ PlanOp mlir::qimeng::buildLLMPlan(const nlohmann::json &reply,
     plan = *built;
   }
   problems = checkPlanResources(plan, kernel, profile);
+  // tf32 trades precision away: only the user may ask for it.
+  if (!CompileSession::get().getOptions().allowTf32)
+    plan.walk([&](MmaOp mma) {
+      if (mma.getAType() == MmaType::tf32 || mma.getBType() == MmaType::tf32)
+        problems.push_back(llvm::formatv(
+            "the mma of '{0}' computes f32 as tf32, which the user did not "
+            "allow (--allow-tf32); keep f32 matmuls off the tensor cores",
+            mma.getTarget()));
+    });
   if (!problems.empty()) {
     plan->erase();
     return nullptr;

@@ -5,6 +5,7 @@
 #include "QiMeng/Verifier/PhaseTimes.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/EqualDims.h"
+#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 
 #include "QiMeng/Runtime/CudaDriver.h"
 #include "QiMeng/Runtime/MgpuRuntime.h"
@@ -230,6 +231,7 @@ Runner::create(ModuleOp module, llvm::StringRef entry, RunnerMode mode,
   runner->entry = entry.str();
   runner->equalDims = std::move(equalDims);
   runner->onCpu = mode == RunnerMode::Cpu;
+  runner->tf32 = copy.get()->hasAttr(QiMengDialect::kTf32AttrName);
   runner->phasePrefix = phasePrefix.str();
   for (auto [i, type] : llvm::enumerate(functionType.getInputs())) {
     if (llvm::Error err = checkMemRef(

@@ -130,6 +130,10 @@ llvm::cl::opt<bool> wideReference(
                    "in f64 (default on; off compares two programs bit for "
                    "bit with --atol=0 --rtol=0)"),
     llvm::cl::init(true));
+llvm::cl::opt<bool> allowTf32(
+    "allow-tf32", llvm::cl::cat(verificationOptions),
+    llvm::cl::desc("Plan an unplanned input as qimeng-opt --allow-tf32 does "
+                   "(f32 matmuls on tensor cores as tf32)"));
 llvm::cl::opt<unsigned> trials("trials", llvm::cl::cat(verificationOptions),
                                llvm::cl::desc("Verification trials (seeds "
                                               "seed, seed+1, ...)"),
@@ -414,6 +418,8 @@ int main(int argc, char **argv) {
       "  qimeng-run kernel.mlir --cpu --verify           host semantics "
       "check\n");
 
+  if (allowTf32)
+    CompileSession::allowTf32();
   report["format"] = protocol::kFormat;
   report["input"] = std::string(inputFile);
   report["mode"] = verify ? "verify" : "run";

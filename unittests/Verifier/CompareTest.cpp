@@ -89,6 +89,33 @@ TEST_F(CompareTest, RejectsAnOffByOneRegion) {
   EXPECT_EQ(c.firstMismatch, 8);
 }
 
+// f32 outputs of tf32 products (10-bit mantissas) get f16's allowance for
+// sums: a 0.1 % error passes, 3 % does not; plain f32 stays tight.
+TEST_F(CompareTest, Tf32OutputsGetHalfPrecisionTolerance) {
+  HostBuffer want = reference();
+  Type f32Type = Builder(&ctx).getF32Type();
+  Tolerance tf32 = getDefaultTolerance(f32Type, /*reductionLength=*/1024,
+                                       /*tf32=*/true);
+  EXPECT_EQ(tf32.atol, 1e-2);
+  EXPECT_EQ(tf32.rtol, 1e-2);
+  EXPECT_EQ(getDefaultTolerance(f32Type, 1024).atol, 1e-4);
+  // Only f32 changes: f64 and integers are not computed as tf32.
+  EXPECT_EQ(getDefaultTolerance(Builder(&ctx).getF64Type(), 1024, true).atol,
+            1e-4);
+  EXPECT_EQ(getDefaultTolerance(Builder(&ctx).getI32Type(), 1024, true).atol,
+            0);
+  std::vector<float> near = valuesOf(want), far = valuesOf(want);
+  for (float &v : near)
+    v *= 1.001f;
+  for (float &v : far)
+    v *= 1.03f;
+  EXPECT_TRUE(compareBuffers(f32(near, {3, 4}), want, tf32).ok);
+  EXPECT_FALSE(compareBuffers(f32(near, {3, 4}), want,
+                              getDefaultTolerance(f32Type, 1024))
+                   .ok);
+  EXPECT_FALSE(compareBuffers(f32(far, {3, 4}), want, tf32).ok);
+}
+
 TEST_F(CompareTest, RejectsFp16LevelRoundingAtFp32Tolerance) {
   HostBuffer want = reference();
   std::vector<float> values = valuesOf(want);

@@ -57,6 +57,9 @@ struct CompileOptions {
   unsigned searchLLMSamples = 4;
   /// The tuning database: "" for the default path, "off" for none.
   std::string tuningDB;
+  /// --allow-tf32: f32 matmuls may run on tensor cores as tf32 (10 bits of
+  /// mantissa in the products), which the user must ask for.
+  bool allowTf32 = false;
   /// Where --llm-plan writes the plans as transform scripts (docs/tuning.md):
   /// for mlir-opt --transform-interpreter, and in IREE's tuning-spec form.
   std::string exportTransform, exportIREESpec;
@@ -82,6 +85,10 @@ public:
   /// configured, and no tuned plans: qimeng-run compiles with the built-in
   /// paths only.
   static void disableLLM();
+
+  /// Makes the session (if made after this) plan f32 matmuls as tf32, as
+  /// --allow-tf32 does: qimeng-run's --allow-tf32.
+  static void allowTf32();
 
   /// The LLM client, or null when no endpoint is configured (or the
   /// configuration is broken: see getLLMError).

@@ -171,6 +171,9 @@ public:
   llvm::ArrayRef<MemRefType> getResultTypes() const { return resultTypes; }
   /// Whether it runs on the host (RunnerMode::Cpu).
   bool isOnCpu() const { return onCpu; }
+  /// Whether its code computes f32 products as tf32 (the module carries
+  /// QiMengDialect::kTf32AttrName once compiled).
+  bool computesTf32() const { return tf32; }
 
 private:
   Runner() = default;
@@ -180,6 +183,7 @@ private:
   /// Argument sizes the function ties together (EqualDims.h).
   SmallVector<std::pair<ArgDim, ArgDim>> equalDims;
   bool onCpu = false;
+  bool tf32 = false;
   /// Before the names of the phases it times.
   std::string phasePrefix;
   std::unique_ptr<ExecutionEngine> engine;

@@ -48,10 +48,12 @@ constexpr int64_t kToleranceGroupMin = 32;
 /// that is nearly zero by cancellation is not held to its own size).
 constexpr double kToleranceGroupFloor = 1e-3;
 
-/// Floats: atol and rtol 1e-4 (f32, f64), 1e-2 (bf16; f16 with reductions)
-/// or 3e-3 (f16 without), scaled, for a kernel whose longest reduction sums
-/// `reductionLength` terms; integers: exact.
-Tolerance getDefaultTolerance(Type element, int64_t reductionLength = 1);
+/// Floats: atol and rtol 1e-4 (f32, f64), 1e-2 (bf16; f16 with reductions;
+/// f32 computed as tf32, `tf32`) or 3e-3 (f16 without), scaled, for a
+/// kernel whose longest reduction sums `reductionLength` terms; integers:
+/// exact.
+Tolerance getDefaultTolerance(Type element, int64_t reductionLength = 1,
+                              bool tf32 = false);
 
 /// The most terms any linalg op of `module` sums into one output element
 /// (the product of its reduction loop ranges, a dynamic one counted as
@@ -182,13 +184,13 @@ struct VerifyReport {
 /// Judges one trial from the candidate's run (`got`) and the reference's
 /// (`expected`) on the same inputs: the arguments flagged in `outputs` (what
 /// the reference writes) and the results must match within `tolerance`
-/// (by default getDefaultTolerance of their element type and
-/// `reductionLength`), and the candidate must have left every other
-/// argument unchanged.
+/// (by default getDefaultTolerance of their element type, `reductionLength`
+/// and `tf32`: the candidate computes f32 as tf32), and the candidate must
+/// have left every other argument unchanged.
 TrialReport judgeTrial(const RunResult &got, const RunResult &expected,
                        llvm::ArrayRef<bool> outputs,
                        std::optional<Tolerance> tolerance,
-                       int64_t reductionLength = 1);
+                       int64_t reductionLength = 1, bool tf32 = false);
 
 /// A failure of the reference (it did not compile or run), not of the
 /// candidate: the verdict is "could not run", not "failed".

@@ -19,6 +19,10 @@ Options (torch.compile(..., options={...})):
   strict   raise instead of falling back (default: $QIMENG_STRICT)
   cache    cache directory (default: $XDG_CACHE_HOME/qimeng/torch)
   args     extra qimeng-opt arguments (e.g. ["--llm-plan=search=8"])
+  tf32     let f32 matmuls run on tensor cores as tf32 (qimeng-opt
+           --allow-tf32); default: PyTorch's own setting when the graph is
+           compiled, torch.backends.cuda.matmul.allow_tf32 (off unless
+           torch.set_float32_matmul_precision("high") or the flag is set)
 
 QIMENG_VERBOSE=1 prints a line per graph: compiled, or taken from the cache.
 """
@@ -41,7 +45,7 @@ class Fallback(RuntimeError):
 
 def _options(options):
     options = dict(options or {})
-    known = {"target", "cpu", "strict", "cache", "args"}
+    known = {"target", "cpu", "strict", "cache", "args", "tf32"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"qimeng backend: unknown option(s) {unknown}; "
@@ -56,7 +60,16 @@ def _options(options):
         "strict": bool(options.get("strict", strict_env)),
         "cache": Path(cache),
         "args": [str(a) for a in options.get("args", [])],
+        "tf32": options.get("tf32"),
     }
+
+
+def _allow_tf32(opts, torch):
+    """Whether the graph's f32 matmuls may run as tf32: the option, else
+    PyTorch's matmul setting."""
+    if opts["tf32"] is not None:
+        return bool(opts["tf32"])
+    return bool(torch.backends.cuda.matmul.allow_tf32)
 
 
 def _off_device(t, opts):
@@ -275,7 +288,11 @@ def qimeng_backend(gm, example_inputs, options=None, mode=None):
     from functorch.compile import make_boxed_func
     from torch._dynamo.backends.common import aot_autograd
 
+    import torch
+
     opts = _options(options)
+    if _allow_tf32(opts, torch) and "--allow-tf32" not in opts["args"]:
+        opts["args"].append("--allow-tf32")
     scalars_as_full(gm)
 
     def forward_compiler(fgm, fexample):

@@ -1,6 +1,8 @@
 //===- QiMengTransformOps.cpp - QiMeng transform ops ----------------------===//
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/QiMengTransformOps.h"
+
+#include "QiMeng/Dialect/QiMeng/IR/QiMengDialect.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/LoopAccumulators.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
@@ -231,10 +233,19 @@ void transform::ConvertToMmaSyncOp::getEffects(
 DiagnosedSilenceableFailure transform::ConvertToMmaSyncOp::applyToOne(
     transform::TransformRewriter &, gpu::LaunchOp target,
     transform::ApplyToEachResultList &, transform::TransformState &) {
-  if (failed(qimeng::convertToMmaSync(target)))
+  if (failed(qimeng::convertToMmaSync(target, getTf32())))
     return emitDefiniteFailure()
            << "could not rewrite the contraction of '"
            << getLaunchTarget(target) << "' as tensor-core instructions";
+  // The code's precision is recorded where the verifier sees it, lowered
+  // or not: on the outermost module.
+  if (getTf32()) {
+    Operation *top = target;
+    while (Operation *parent = top->getParentOp())
+      top = parent;
+    top->setAttr(qimeng::QiMengDialect::kTf32AttrName,
+                 UnitAttr::get(getContext()));
+  }
   return DiagnosedSilenceableFailure::success();
 }
 

@@ -11,7 +11,7 @@
 
 using namespace mlir;
 
-LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch) {
+LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
   MLIRContext *ctx = launch.getContext();
   RewritePatternSet patterns(ctx);
   populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
@@ -53,9 +53,21 @@ LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch) {
     return left.emitOpError()
            << "could not be mapped to mma.sync (operand reads, accumulator "
               "or shape not supported)";
-  if (launch.walk([](nvgpu::MmaSyncOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
-    return success();
-  return launch.emitOpError()
-         << "has no contraction of the target's shape to map to mma.sync";
+  SmallVector<nvgpu::MmaSyncOp> mmas;
+  launch.walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });
+  if (mmas.empty())
+    return launch.emitOpError()
+           << "has no contraction of the target's shape to map to mma.sync";
+  // f32 operands run as tf32 (their low 13 mantissa bits ignored): only on
+  // request.
+  for (nvgpu::MmaSyncOp mma : mmas) {
+    if (!mma.getMatrixA().getType().getElementType().isF32())
+      continue;
+    if (!tf32)
+      return mma.emitOpError()
+             << "has f32 operands, which tensor cores compute as tf32; "
+                "that precision was not asked for";
+    mma.setTf32EnabledAttr(UnitAttr::get(ctx));
+  }
+  return success();
 }

@@ -47,12 +47,12 @@ constexpr int64_t kMmaBlockTile = 64;
 constexpr int64_t kMmaReductionTile = 32;
 constexpr int64_t kMmaReductionTileF64 = 16;
 /// Elements padding each row of the tensor-core plans' shared tiles (32
-/// bytes of f64, 16 of f16): without them, the lanes that load one fragment
-/// column read rows that start at the same bank. Measured on an H100
+/// bytes of f64, 16 of f32 and f16): without them, the lanes that load one
+/// fragment column read rows that start at the same bank. Measured on an H100
 /// (2026-12-06, bench/corpus/results/2026-12-06-h100-pad): a 3x256x256 .
 /// 3x256x1024 f64 batched matmul 0.0576 -> 0.0284 ms, a 1024^3 f16 one
 /// 0.0425 -> 0.0267 ms.
-constexpr int64_t kMmaPadF64 = 4, kMmaPadF16 = 8;
+constexpr int64_t kMmaPadF64 = 4, kMmaPadF32 = 4, kMmaPadF16 = 8;
 /// Largest static loop the planner tiles (grid sizes are 32-bit).
 constexpr int64_t kMaxLoopSize = int64_t(1) << 31;
 /// A convolution box's block (getConvolutionBox): blocks of at least this
@@ -85,11 +85,13 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
 }
 
 /// wgmma on a target that has it: see takesWgmma. Tensor cores: f16
-/// operands with f32 accumulation, or f64 throughout, in row-major (m, k) x
-/// (k, n) order, whole tiles, batched or not (see planTensorCoreMatmul). SIMT:
-/// f32 accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
+/// operands with f32 accumulation, f32 throughout when `tf32` allows it
+/// (computed as tf32), or f64 throughout, in row-major (m, k) x (k, n)
+/// order, whole tiles, batched or not (see planTensorCoreMatmul). SIMT: f32
+/// accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
 /// or not.
-MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
+MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target,
+                         bool tf32) {
   // Hopper: warpgroup tensor cores fed by TMA, any M, edges by TMA's zero
   // fill.
   if (target.wgmma && takesWgmma(op))
@@ -127,6 +129,7 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target) {
                     bounds[batch + 1] % kMmaBlockTile == 0 &&
                     bounds[batch + 2] % kMmaReductionTile == 0;
   bool mmaTypes = (acc.isF32() && lhs.isF16() && rhs.isF16()) ||
+                  (tf32 && acc.isF32() && lhs.isF32() && rhs.isF32()) ||
                   (acc.isF64() && lhs.isF64() && rhs.isF64());
   if (mmaTypes && rowMajor && !sharedRhs && wholeTiles)
     return MatmulPath::TensorCore;
@@ -268,8 +271,9 @@ struct ParallelTiles {
 
 class Planner {
 public:
-  Planner(const TargetProfile &target, bool naive)
-      : target(target), naive(naive) {}
+  /// `tf32`: f32 matmuls may take the tensor cores as tf32 (--allow-tf32).
+  Planner(const TargetProfile &target, bool naive, bool tf32)
+      : target(target), naive(naive), tf32(tf32) {}
 
   /// Appends the actions for `op` (tagged `tag`) to the plan body.
   LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -286,6 +290,7 @@ public:
                                    const RowGroup &group);
 
   const TargetProfile &getTarget() const { return target; }
+  bool allowsTf32() const { return tf32; }
 
 private:
   /// Appends the actions of a fill or elementwise op that will be fused into
@@ -302,7 +307,7 @@ private:
 
   LogicalResult planTensorCoreMatmul(OpBuilder &b, Location loc, StringRef tag,
                                      int64_t batch, ArrayRef<int64_t> bounds,
-                                     bool f64);
+                                     Type input);
   LogicalResult planWgmmaMatmul(OpBuilder &b, Location loc,
                                 linalg::LinalgOp op, StringRef tag);
   LogicalResult planWarpReduction(OpBuilder &b, Location loc,
@@ -323,6 +328,7 @@ private:
   const TargetProfile &target;
   /// Plain plans only (planParallel without vectors).
   bool naive;
+  bool tf32;
 };
 
 LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
@@ -345,13 +351,13 @@ LogicalResult Planner::plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
   if (naive)
     return planParallel(b, loc, op, tag, bounds, /*vectorWidth=*/0);
   Family family = classify(op);
-  switch (getMatmulPath(op, target)) {
+  switch (getMatmulPath(op, target, tf32)) {
   case MatmulPath::Wgmma:
     return planWgmmaMatmul(b, loc, op, tag);
   case MatmulPath::TensorCore:
     return planTensorCoreMatmul(
         b, loc, tag, getNumBatchLoops(op), bounds,
-        getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF64());
+        getElementTypeOrSelf(op.getDpsInputOperand(0)->get()));
   case MatmulPath::Simt:
     return planMatmul(
         b, loc, tag,
@@ -412,7 +418,7 @@ LogicalResult Planner::planFused(OpBuilder &b, Location loc, StringRef tag,
 LogicalResult Planner::planFusedInto(OpBuilder &b, Location loc,
                                      linalg::LinalgOp op, StringRef tag,
                                      linalg::LinalgOp host) {
-  switch (getMatmulPath(host, target)) {
+  switch (getMatmulPath(host, target, tf32)) {
   case MatmulPath::Wgmma:
     return success();
   case MatmulPath::None:
@@ -698,7 +704,8 @@ struct Fusion {
 /// in its blocks: on tensors, single uses, f32 over the matmul's output loops
 /// with identity maps on the shared value (docs/planner.md).
 llvm::DenseMap<Operation *, Fusion>
-findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
+findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
+            bool tf32) {
   llvm::DenseMap<Operation *, Fusion> fusions;
   llvm::SmallPtrSet<Operation *, 8> isRoot;
   for (linalg::LinalgOp op : roots)
@@ -714,7 +721,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
            });
   };
   for (linalg::LinalgOp op : roots) {
-    if (getMatmulPath(op, target) == MatmulPath::None &&
+    if (getMatmulPath(op, target, tf32) == MatmulPath::None &&
         op.getNumDpsInits() == 1 && op.hasPureTensorSemantics()) {
       auto init =
           op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
@@ -723,7 +730,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
         fusions[init] = {op, FuseKind::producer};
       continue;
     }
-    if (getMatmulPath(op, target) == MatmulPath::Wgmma &&
+    if (getMatmulPath(op, target, tf32) == MatmulPath::Wgmma &&
         op->getNumResults() == 1) {
       // The wgmma kernel starts its accumulators from the fill's value.
       auto fill =
@@ -743,7 +750,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
       }
       continue;
     }
-    if (getMatmulPath(op, target) != MatmulPath::Simt ||
+    if (getMatmulPath(op, target, tf32) != MatmulPath::Simt ||
         op->getNumResults() != 1)
       continue;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
@@ -772,16 +779,20 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target) {
 }
 
 /// Tensor cores: 64x64 block tiles, four warps of 32x32 each, A and B tiles
-/// in shared memory (rows padded) filled by a 2-stage cp.async pipeline
-/// (docs/planner.md). f16: K step 32, mma.sync m16n8k16 from ldmatrix
-/// fragments. f64: K step 16 (the same 4 KB per operand row of tiles),
-/// mma.sync m8n8k4 (DMMA, twice the FP64 rate of the SIMT units) from
-/// 64-bit shared loads; 32x32 blocks of four 16x16 warps when 64x64 ones
-/// would not give every SM two (a dynamic batch counts as one).
+/// in shared memory (rows padded) filled by a 2-stage cp.async
+/// pipeline (docs/planner.md), by the type of the operands (`input`). f16:
+/// K step 32, mma.sync m16n8k16 from ldmatrix fragments. f32 (asked for as
+/// tf32): K step 32, mma.sync m16n8k8 (tf32 products, f32 sums) from
+/// ldmatrix fragments for A and 32-bit shared loads for B. f64: K step 16
+/// (the same 4 KB per operand row of tiles), mma.sync m8n8k4 (DMMA, twice
+/// the FP64 rate of the SIMT units) from 64-bit shared loads; 32x32 blocks
+/// of four 16x16 warps when 64x64 ones would not give every SM two (a
+/// dynamic batch counts as one).
 LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
                                             StringRef tag, int64_t batch,
                                             ArrayRef<int64_t> bounds,
-                                            bool f64) {
+                                            Type input) {
+  bool f64 = input.isF64();
   int64_t k = bounds.back();
   int64_t kStep = f64 ? kMmaReductionTileF64 : kMmaReductionTile;
   int64_t blocks = 1;
@@ -807,7 +818,10 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   TileOp::create(b, loc, tag, sizes(0, {0, 0, kStep}), TileLevel::reduction,
                  nullptr);
   PromoteOp::create(b, loc, tag, ArrayRef<int64_t>{0, 1},
-                    /*pad=*/f64 ? kMmaPadF64 : kMmaPadF16);
+                    /*pad=*/
+                        f64         ? kMmaPadF64
+                    : input.isF32() ? kMmaPadF32
+                                    : kMmaPadF16);
   TileOp::create(b, loc, tag, sizes(0, {warpTile, warpTile, 0}),
                  TileLevel::warp, nullptr);
   // 128-bit accesses.
@@ -815,6 +829,9 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   if (f64)
     MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{8, 8, 4},
                   MmaType::f64, MmaType::f64, MmaType::f64);
+  else if (input.isF32())
+    MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 8},
+                  MmaType::tf32, MmaType::tf32, MmaType::f32);
   else
     MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
                   MmaType::f16, MmaType::f16, MmaType::f32);
@@ -1250,7 +1267,7 @@ public:
     for (PlanOp plan : module.getOps<PlanOp>())
       planned.insert(plan.getKernel());
 
-    Planner planner(*profile, naive);
+    Planner planner(*profile, naive, tf32 && !naive);
     OpBuilder builder(&getContext());
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || planned.contains(func.getSymName()))
@@ -1348,7 +1365,7 @@ private:
     SmallVector<RowGroup> rowGroups;
     llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
     if (!naive) {
-      fusions = findFusions(roots, planner.getTarget());
+      fusions = findFusions(roots, planner.getTarget(), planner.allowsTf32());
       // Matmuls keep their own plans.
       llvm::SmallPtrSet<Operation *, 8> fused;
       for (auto &[op, fusion] : fusions) {
@@ -1356,7 +1373,8 @@ private:
         fused.insert(fusion.host);
       }
       for (linalg::LinalgOp op : roots)
-        if (getMatmulPath(op, planner.getTarget()) != MatmulPath::None)
+        if (getMatmulPath(op, planner.getTarget(), planner.allowsTf32()) !=
+            MatmulPath::None)
           fused.insert(op);
       // A reduction whose outputs share short rows takes a thread per
       // output (planWarpReduction), not a row group's lanes.

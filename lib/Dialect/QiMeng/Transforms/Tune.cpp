@@ -115,8 +115,9 @@ public:
       auto kernel = module.lookupSymbol<func::FuncOp>(plan.getKernel());
       if (!kernel)
         continue;
+      // Plans tuned with tf32 allowed are kept apart from f32 ones.
       TuningKey key{getKernelFingerprint(kernel), devices ? devices->name : "",
-                    target, getQiMengVersion().str()};
+                    tf32 ? target + "+tf32" : target, getQiMengVersion().str()};
       if (failed(tuneKernel(module, plan, kernel, key, **db, *profile, devices,
                             noGpu)))
         return signalPassFailure();

@@ -167,7 +167,7 @@ qimeng.plan @m provenance "builtin" {
   qimeng.tile "mm" [64, 64, 0] to block
   qimeng.tile "mm" [32, 32, 0] to warp
   qimeng.vectorize "mm" width 4
-  // expected-error @+1 {{has bf16 inputs; the built-in micro-coder implements mma_sync with f16 or f64 inputs only}}
+  // expected-error @+1 {{has bf16 inputs; the built-in micro-coder implements mma_sync with f16, tf32 or f64 inputs only}}
   qimeng.mma "mm" mma_sync [16, 8, 16] (bf16, bf16) -> f32
 }
 

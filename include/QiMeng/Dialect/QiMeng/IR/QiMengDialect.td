@@ -36,6 +36,11 @@ def QiMeng_Dialect : Dialect {
     /// plan; a plan given in the input (without it) is kept as it is.
     static constexpr ::llvm::StringLiteral kReplaceableAttrName =
         "qimeng.replaceable";
+    /// Name of the unit attribute on the top-level module whose code
+    /// computes f32 products as tf32 (on tensor cores): the verifier holds
+    /// its f32 outputs to f16's tolerance, the inputs having 10 bits of
+    /// mantissa.
+    static constexpr ::llvm::StringLiteral kTf32AttrName = "qimeng.tf32";
   }];
 }
 

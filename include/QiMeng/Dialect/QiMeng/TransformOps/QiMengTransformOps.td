@@ -80,20 +80,25 @@ def QiMeng_ConvertToMmaSyncOp
   let description = [{
     Inside the target `gpu.launch` (whose contraction was tiled to warps,
     promoted and vectorized with the tensor-core shape), turns the
-    `vector.contract` into `nvgpu.mma.sync` (m16n8k16 for f16, m16n8k8 for
-    tf32-free f32 is not taken: f16 operands only) and the reads of its
+    `vector.contract` into `nvgpu.mma.sync` (m16n8k16 for f16 operands,
+    m8n8k4 for f64, m16n8k8 or m16n8k4 for f32 ones) and the reads of its
     operands from shared memory into `nvgpu.ldmatrix` where the layout
     allows, using upstream's vector-to-GPU conversion.
+
+    f32 operands are computed as tf32 (10 bits of mantissa) and only with
+    `tf32`, the explicit request for that precision; without it an f32
+    contraction is an error.
 
     ```mlir
     %launch = transform.structured.match ops{["gpu.launch"]}
         attributes {qimeng.target = "mm"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.qimeng.convert_to_mma_sync %launch : !transform.any_op
+    transform.qimeng.convert_to_mma_sync %launch tf32 : !transform.any_op
     ```
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
-  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let arguments = (ins TransformHandleTypeInterface:$target, UnitAttr:$tf32);
+  let assemblyFormat = "$target (`tf32` $tf32^)? attr-dict `:` type($target)";
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

@@ -18,8 +18,9 @@ namespace mlir::qimeng {
 inline constexpr llvm::StringLiteral kLaunchTargetAttr = "qimeng.target";
 
 /// Rewrites the warp-level contractions in `launch` as mma.sync. Fails when
-/// any vector.contract is left (the error names the first).
-LogicalResult convertToMmaSync(gpu::LaunchOp launch);
+/// any vector.contract is left (the error names the first), and on f32
+/// operands unless `tf32` asks for them to be computed as tf32.
+LogicalResult convertToMmaSync(gpu::LaunchOp launch, bool tf32 = false);
 
 } // namespace mlir::qimeng
 

@@ -150,12 +150,18 @@ def QiMengPlanPass : Pass<"qimeng-plan", "ModuleOp"> {
     element, reductions serial in the thread, no shared memory, vectors,
     pipelines, tensor cores, warp reductions or fusion): the verifier's
     independent reference.
+
+    With `tf32=true` (qimeng-opt's `--allow-tf32`) f32 matmuls on whole
+    tiles take the tensor cores (`mma_sync [16, 8, 8] (tf32, tf32) -> f32`):
+    their products keep 10 bits of mantissa, which the user has to ask for.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU profile (sm_80, sm_90)">,
     Option<"naive", "naive", "bool", /*default=*/"false",
-           "Plain plans only (the verifier's reference)">
+           "Plain plans only (the verifier's reference)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "f32 matmuls may take the tensor cores as tf32 (--allow-tf32)">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
@@ -199,7 +205,10 @@ def QiMengTunePass : Pass<"qimeng-tune", "ModuleOp"> {
     Option<"trials", "trials", "unsigned", /*default=*/"3",
            "Verification trials of the search's final check">,
     Option<"planRounds", "llm-rounds", "unsigned", /*default=*/"3",
-           "LLM rounds per sampled plan (--llm-plan-rounds)">
+           "LLM rounds per sampled plan (--llm-plan-rounds)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "The plans may compute f32 matmuls as tf32 (--allow-tf32): tuned "
+           "plans are stored and looked up apart from f32 ones">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
