@@ -200,7 +200,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
   qimeng::QiMengPlanPassOptions planOptions;
   planOptions.target = options.target;
   planOptions.naive = options.naive;
-  planOptions.tf32 = !options.naive && settings.allowTf32;
+  planOptions.tf32 = settings.allowTf32;
   pm.addPass(qimeng::createQiMengPlanPass(planOptions));
   // The verifier's naive reference is never tuned and never asks an LLM.
   if (!options.naive) {

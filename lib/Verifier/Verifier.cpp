@@ -40,8 +40,10 @@ Tolerance mlir::qimeng::getDefaultTolerance(Type element,
   double tolerance = 1e-4;
   if (element.isBF16())
     tolerance = 1.6e-2;
-  else if (element.isF16() || (tf32 && element.isF32()))
-    tolerance = reductionLength > 1 || tf32 ? 1e-2 : 3e-3;
+  else if (element.isF16())
+    tolerance = reductionLength > 1 ? 1e-2 : 3e-3;
+  else if (tf32 && element.isF32())
+    tolerance = 1e-2;
   return {tolerance, tolerance, /*scaled=*/true,
           std::max<int64_t>(1, reductionLength)};
 }

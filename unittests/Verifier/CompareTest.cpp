@@ -99,7 +99,10 @@ TEST_F(CompareTest, Tf32OutputsGetHalfPrecisionTolerance) {
   EXPECT_EQ(tf32.atol, 1e-2);
   EXPECT_EQ(tf32.rtol, 1e-2);
   EXPECT_EQ(getDefaultTolerance(f32Type, 1024).atol, 1e-4);
-  // Only f32 changes: f64 and integers are not computed as tf32.
+  // Only f32 changes: f16 (an elementwise f16 kernel beside a tf32 matmul),
+  // f64 and integers are not computed as tf32.
+  EXPECT_EQ(getDefaultTolerance(Builder(&ctx).getF16Type(), 1, true).atol,
+            3e-3);
   EXPECT_EQ(getDefaultTolerance(Builder(&ctx).getF64Type(), 1024, true).atol,
             1e-4);
   EXPECT_EQ(getDefaultTolerance(Builder(&ctx).getI32Type(), 1024, true).atol,
