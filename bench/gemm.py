@@ -109,6 +109,11 @@ PROBLEMS = [
 FUSED = [
     ("bf16-linear-bias-gelu-4096x4096x1024", 4096, 4096, 1024),
     ("bf16-linear-bias-gelu-8192x11008x4096", 8192, 11008, 4096),
+    # y = relu(x @ w + b) in f32 as tf32 (--allow-tf32; the mma.sync plan
+    # with the fill in its accumulators and bias + ReLU in its epilogue),
+    # against PyTorch with TF32 on. The result returned, as torch-mlir
+    # writes it.
+    ("tf32-linear-bias-relu-4096x4096x1024", 4096, 4096, 1024),
 ]
 
 MLIR_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "f32", "tf32": "f32"}
@@ -291,6 +296,30 @@ def time_both(entry, ga, gb, tout, paths, compiled, work, tools, args, torch):
     return entry
 
 
+def write_fused_tf32(path, n, k):
+    with open(path, "w") as f:
+        f.write("""func.func @linear(%%x: tensor<?x%(k)dxf32>, %%w: tensor<%(k)dx%(n)dxf32>,
+                  %%b: tensor<%(n)dxf32>) -> tensor<?x%(n)dxf32> {
+  %%c0 = arith.constant 0 : index
+  %%zero = arith.constant 0.0 : f32
+  %%m = tensor.dim %%x, %%c0 : tensor<?x%(k)dxf32>
+  %%e = tensor.empty(%%m) : tensor<?x%(n)dxf32>
+  %%acc = linalg.fill ins(%%zero : f32) outs(%%e : tensor<?x%(n)dxf32>) -> tensor<?x%(n)dxf32>
+  %%mm = linalg.matmul ins(%%x, %%w : tensor<?x%(k)dxf32>, tensor<%(k)dx%(n)dxf32>)
+                      outs(%%acc : tensor<?x%(n)dxf32>) -> tensor<?x%(n)dxf32>
+  %%y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%%mm, %%b : tensor<?x%(n)dxf32>, tensor<%(n)dxf32>) outs(%%e : tensor<?x%(n)dxf32>) {
+  ^bb0(%%v: f32, %%bias: f32, %%o: f32):
+    %%s = arith.addf %%v, %%bias : f32
+    %%r = arith.maximumf %%s, %%zero : f32
+    linalg.yield %%r : f32
+  } -> tensor<?x%(n)dxf32>
+  return %%y : tensor<?x%(n)dxf32>
+}
+""" % {"n": n, "k": k})
+
+
 def write_fused(path, n, k):
     with open(os.path.join(HERE, "..", "examples",
                            "linear_bf16_bias_gelu.mlir")) as f:
@@ -305,25 +334,30 @@ def write_fused(path, n, k):
 
 def bench_fused(problem, tools, args, numpy, torch):
     name, m, n, k = problem
-    entry = {"name": name, "m": m, "n": n, "k": k, "input": "bf16",
-             "output": "bf16", "dynamic_m": True, "fused": "bias+gelu_tanh",
+    tf32 = name.startswith("tf32")
+    entry = {"name": name, "m": m, "n": n, "k": k,
+             "input": "tf32" if tf32 else "bf16",
+             "output": "f32" if tf32 else "bf16", "dynamic_m": True,
+             "fused": "bias+relu" if tf32 else "bias+gelu_tanh",
              "flops": 2 * m * n * k}
     work = tempfile.mkdtemp(prefix="qimeng-gemm-")
     source = os.path.join(work, "fused.mlir")
-    write_fused(source, n, k)
+    (write_fused_tf32 if tf32 else write_fused)(source, n, k)
     compiled = os.path.join(work, "compiled.mlir")
     code, _, err, seconds = harness.run(
         [tools["qimeng-opt"], source, "--llm-plan", "--lower-to-nvvm",
-         "--tuning-db=off", "-o", compiled], 900)
+         "--tuning-db=off", "-o", compiled]
+        + (["--allow-tf32"] if tf32 else []), 900)
     entry["compile_s"] = round(seconds, 2)
     if code != 0:
         entry["error"] = "compile: " + harness.last_line(err)
         return entry
     entry["kernels"] = open(compiled).read().count("gpu.launch_func")
+    dtype = torch.float32 if tf32 else torch.bfloat16
     gen = torch.Generator().manual_seed(2)
-    x = torch.randn(m, k, generator=gen).to(torch.bfloat16)
-    w = (torch.randn(k, n, generator=gen) / k ** 0.5).to(torch.bfloat16)
-    b = torch.randn(n, generator=gen).to(torch.bfloat16)
+    x = torch.randn(m, k, generator=gen).to(dtype)
+    w = (torch.randn(k, n, generator=gen) / k ** 0.5).to(dtype)
+    b = torch.randn(n, generator=gen).to(dtype)
     paths = []
     for i, t in enumerate((x, w, b)):
         path = os.path.join(work, "in%d.npy" % i)
@@ -332,6 +366,8 @@ def bench_fused(problem, tools, args, numpy, torch):
     gx, gw, gb = x.cuda(), w.cuda(), b.cuda()
 
     def fn(a, wt, bias):
+        if tf32:
+            return torch.relu(a @ wt + bias)
         return torch.nn.functional.gelu(a @ wt + bias, approximate="tanh")
 
     if args.check:
@@ -342,16 +378,24 @@ def bench_fused(problem, tools, args, numpy, torch):
         if code != 0:
             entry["error"] = "run: " + harness.last_line(err)
             return entry
-        # The matmul result is rounded to bf16 before bias and GELU.
+        # The matmul result is rounded to bf16 before bias and GELU; tf32
+        # keeps 10 mantissa bits of each product's operands. The reference
+        # in full f32 (harness.torch_modules turned TF32 off).
         if not compare(entry, out_dir, fn(gx.float(), gw.float(),
-                                          gb.float()).cpu(), 2.0 ** -6,
-                       numpy, torch):
+                                          gb.float()).cpu(),
+                       2.0 ** (-10 if tf32 else -6), numpy, torch):
             return entry
-    compiled_fn = torch.compile(fn)
-    compiled_fn(gx, gw, gb)
-    eager = harness.time_torch(fn, [gx, gw, gb], args.warmup, args.runs, torch)
-    inductor = harness.time_torch(compiled_fn, [gx, gw, gb], args.warmup,
-                                  args.runs, torch)
+    # PyTorch with TF32 on against QiMeng's tf32 kernel.
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    try:
+        compiled_fn = torch.compile(fn)
+        compiled_fn(gx, gw, gb)
+        eager = harness.time_torch(fn, [gx, gw, gb], args.warmup, args.runs,
+                                   torch)
+        inductor = harness.time_torch(compiled_fn, [gx, gw, gb], args.warmup,
+                                      args.runs, torch)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
     timing_report = os.path.join(work, "time.json")
     code, _, err, _ = harness.run(
         [tools["qimeng-run"], compiled, "--time", "--shape=0=%d" % m,

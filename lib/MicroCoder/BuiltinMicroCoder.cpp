@@ -29,13 +29,15 @@ LogicalResult ScriptBuilder::precompute() {
       tagOrder.push_back(action.getTargetTag().str());
     auto tile = dyn_cast<TileOp>(action.getOperation());
     // What the one wgmma transform needs from the other actions.
-    if (auto mma = dyn_cast<MmaOp>(action.getOperation()))
+    if (auto mma = dyn_cast<MmaOp>(action.getOperation())) {
       state.wgmma |= mma.getKind() == MmaKind::wgmma;
+      state.mmaSync |= mma.getKind() == MmaKind::mma_sync;
+    }
     if (auto pipeline = dyn_cast<PipelineOp>(action.getOperation()))
       state.stages = pipeline.getStages();
     if (auto fuse = dyn_cast<FuseOp>(action.getOperation()))
-      (fuse.getKind() == FuseKind::producer ? state.wgmmaFill
-                                            : state.wgmmaConsumer) =
+      (fuse.getKind() == FuseKind::producer ? state.fusedFill
+                                            : state.fusedConsumer) =
           fuse.getOp().str();
     if (!tile) {
       if (state.blockTile.empty())
@@ -97,8 +99,13 @@ LogicalResult ScriptBuilder::precompute() {
           (state.blockTile[rows] / state.warpTile[rows] + 1) * 128, 1, 1};
       continue;
     }
-    state.wgmmaFill.clear();
-    state.wgmmaConsumer.clear();
+    // An mma.sync kernel takes a fill that has no tiles of its own into its
+    // accumulators, and such an elementwise consumer into its epilogue;
+    // other fusions merge tiled loops (emitFuse).
+    if (!state.mmaSync || llvm::is_contained(tagOrder, state.fusedFill))
+      state.fusedFill.clear();
+    if (!state.mmaSync || llvm::is_contained(tagOrder, state.fusedConsumer))
+      state.fusedConsumer.clear();
     // Every action checked above that the block tile came first.
     if (state.threadTile.empty() && state.warpTile.empty())
       return plan.emitOpError() << "target '" << tag
@@ -183,6 +190,16 @@ FailureOr<std::string> ScriptBuilder::build() {
                << "', which takes wgmma: its kernel takes tiles, a pipeline, "
                   "a fused fill and a fused elementwise consumer only";
       continue;
+    }
+    // A fill starting an mma.sync kernel's accumulators and a consumer run
+    // in its epilogue are fused when the kernel's contraction becomes
+    // mma.sync (emitEntry).
+    if (auto fuse = dyn_cast<FuseOp>(op)) {
+      const TargetState &host = targets[fuse.getTarget()];
+      if (host.mmaSync && (fuse.getKind() == FuseKind::producer
+                               ? host.fusedFill
+                               : host.fusedConsumer) == fuse.getOp())
+        continue;
     }
     if (auto tile = dyn_cast<TileOp>(op))
       result = emitTile(tile);
@@ -272,9 +289,21 @@ void ScriptBuilder::emitEntry() {
         matchByAttr("gpu.launch", kLaunchTargetAttr, mma.getTarget(),
                     matchKernel(), "!transform.any_op");
     expectOne(launch);
-    os << llvm::formatv("    transform.qimeng.convert_to_mma_sync {0}{1} : "
-                        "!transform.any_op\n",
-                        launch, mma.getAType() == MmaType::tf32 ? " tf32" : "");
+    // The fill and the consumer fused into the kernel, by their handles.
+    auto fused = [&](StringRef keyword, StringRef tag) -> std::string {
+      if (tag.empty())
+        return "";
+      std::string handle = match(tag);
+      expectOne(handle);
+      return (" " + keyword + "(" + handle + " : !transform.any_op)").str();
+    };
+    const TargetState &state = targets[mma.getTarget()];
+    std::string fill = fused("fill", state.fusedFill);
+    std::string consumer = fused("consumer", state.fusedConsumer);
+    os << llvm::formatv("    transform.qimeng.convert_to_mma_sync {0}{1}{2}{3} "
+                        ": !transform.any_op\n",
+                        launch, fill, consumer,
+                        mma.getAType() == MmaType::tf32 ? " tf32" : "");
   }
   for (const WarpOp &warpOp : warpOps) {
     os << "    // '" << warpOp.tag << "' shared by the lanes of each "

@@ -8,6 +8,7 @@
 #include "ScriptBuilder.h"
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Epilogues.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/SharedBuffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 #include "QiMeng/Planner/OpFamily.h"
@@ -369,29 +370,29 @@ LogicalResult ScriptBuilder::emitWgmma(MmaOp op, TargetState &state) {
                             << op.getTarget() << "': " << why;
   std::string target = match(op.getTarget());
   std::string fill;
-  if (!state.wgmmaFill.empty()) {
+  if (!state.fusedFill.empty()) {
     if (!isa_and_nonnull<linalg::FillOp>(
-            lookupTaggedOp(kernel, state.wgmmaFill)))
-      return op.emitOpError() << "fuses '" << state.wgmmaFill
+            lookupTaggedOp(kernel, state.fusedFill)))
+      return op.emitOpError() << "fuses '" << state.fusedFill
                               << "' into a wgmma kernel; only a linalg.fill "
                                  "of its output can be";
-    fill = match(state.wgmmaFill);
+    fill = match(state.fusedFill);
   }
   std::string consumer;
-  if (!state.wgmmaConsumer.empty()) {
+  if (!state.fusedConsumer.empty()) {
     auto generic = dyn_cast_or_null<linalg::GenericOp>(
-        lookupTaggedOp(kernel, state.wgmmaConsumer));
+        lookupTaggedOp(kernel, state.fusedConsumer));
     if (!generic)
-      return op.emitOpError() << "fuses '" << state.wgmmaConsumer
+      return op.emitOpError() << "fuses '" << state.fusedConsumer
                               << "' into a wgmma kernel's epilogue; only a "
                                  "linalg.generic can be";
-    if (std::string why = whyNotWgmmaConsumer(
-            generic, matmul.getDpsInitOperand(0)->get());
+    if (std::string why =
+            whyNotEpilogueConsumer(generic, matmul.getDpsInitOperand(0)->get());
         !why.empty())
-      return op.emitOpError() << "fuses '" << state.wgmmaConsumer
-                              << "' into a wgmma kernel's epilogue, but "
-                              << why;
-    consumer = match(state.wgmmaConsumer);
+      return op.emitOpError()
+             << "fuses '" << state.fusedConsumer
+             << "' into a wgmma kernel's epilogue, but " << why;
+    consumer = match(state.fusedConsumer);
   }
   size_t handles = 1 + !fill.empty() + !consumer.empty();
   os << llvm::formatv(

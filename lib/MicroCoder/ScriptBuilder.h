@@ -105,8 +105,11 @@ struct TargetState {
   /// stages and the fill and elementwise consumer fused into it (their
   /// tags; empty when none).
   bool wgmma = false;
+  /// An mma action asks for mma.sync; a fill fused into it without tiles of
+  /// its own starts its accumulators (convert_to_mma_sync's `fill`).
+  bool mmaSync = false;
   int64_t stages = 2;
-  std::string wgmmaFill, wgmmaConsumer;
+  std::string fusedFill, fusedConsumer;
 };
 
 /// Builds the transform script of one plan, action by action: the actions

@@ -1477,12 +1477,16 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t lead = (split ? 1 : 0) + batch + (splitM ? 1 : 0);
     bool sameOutput = !split && !splitM && mp == m && np == n;
     Value productInit = c;
+    // Where the corner goes: taken before the sizes below read the output
+    // (a use of a zero fill that would keep it).
+    ProductDestination destination = getProductDestination(c);
     if (!sameOutput) {
       SmallVector<OpFoldResult> productSizes;
       if (split)
         productSizes.push_back(index(splits));
       for (int64_t d = 0; d < batch; ++d)
-        productSizes.push_back(tensor::getMixedSize(rewriter, loc, c, d));
+        productSizes.push_back(
+            tensor::getMixedSize(rewriter, loc, destination.dest, d));
       if (splitM)
         productSizes.push_back(mTiles);
       productSizes.append({splitM ? index(kTileMN) : mPadded, index(np)});
@@ -1541,7 +1545,6 @@ struct PadMatmulToTiles : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     // would keep the matmul from holding its accumulators in registers
     // across K). On a zero-filled output the corner is the result: copied
     // into the fill's destination, the fill dropped.
-    ProductDestination destination = getProductDestination(c);
     Value dest = destination.dest;
     bool accumulate = destination.accumulate;
     linalg::GenericOp copy = buildGather(

@@ -228,19 +228,53 @@ getInPlaceEffects(OpOperand &target,
 void transform::ConvertToMmaSyncOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getInPlaceEffects(getTargetMutable(), effects);
+  if (getFill())
+    transform::consumesHandle(getFillMutable(), effects);
+  if (getConsumer())
+    transform::consumesHandle(getConsumerMutable(), effects);
 }
 
-DiagnosedSilenceableFailure transform::ConvertToMmaSyncOp::applyToOne(
-    transform::TransformRewriter &, gpu::LaunchOp target,
-    transform::ApplyToEachResultList &, transform::TransformState &) {
-  if (failed(qimeng::convertToMmaSync(target, getTf32())))
+/// The one payload op of `handle` as an OpTy, or null.
+template <typename OpTy>
+static OpTy getOnePayloadOp(transform::TransformState &state, Value handle) {
+  auto payload = llvm::to_vector(state.getPayloadOps(handle));
+  return payload.size() == 1 ? dyn_cast<OpTy>(payload[0]) : OpTy();
+}
+
+DiagnosedSilenceableFailure
+transform::ConvertToMmaSyncOp::apply(transform::TransformRewriter &,
+                                     transform::TransformResults &,
+                                     transform::TransformState &state) {
+  auto launch = getOnePayloadOp<gpu::LaunchOp>(state, getTarget());
+  if (!launch)
+    return emitDefiniteFailure() << "expects one gpu.launch";
+  if (getFill()) {
+    auto fill = getOnePayloadOp<linalg::FillOp>(state, getFill());
+    if (!fill)
+      return emitDefiniteFailure() << "expects one linalg.fill as 'fill'";
+    if (failed(qimeng::startAccumulatorsFromFill(launch, fill)))
+      return emitDefiniteFailure()
+             << "could not start the accumulators of '"
+             << getLaunchTarget(launch) << "' from the fill";
+  }
+  if (failed(qimeng::convertToMmaSync(launch, getTf32())))
     return emitDefiniteFailure()
            << "could not rewrite the contraction of '"
-           << getLaunchTarget(target) << "' as tensor-core instructions";
+           << getLaunchTarget(launch) << "' as tensor-core instructions";
+  if (getConsumer()) {
+    auto consumer = getOnePayloadOp<linalg::GenericOp>(state, getConsumer());
+    if (!consumer)
+      return emitDefiniteFailure()
+             << "expects one linalg.generic as 'consumer'";
+    if (failed(qimeng::runConsumerInEpilogue(launch, consumer)))
+      return emitDefiniteFailure()
+             << "could not run the consumer of '" << getLaunchTarget(launch)
+             << "' in its epilogue";
+  }
   // The code's precision is recorded where the verifier sees it, lowered
   // or not: on the outermost module.
   if (getTf32()) {
-    Operation *top = target;
+    Operation *top = launch;
     while (Operation *parent = top->getParentOp())
       top = parent;
     top->setAttr(qimeng::QiMengDialect::kTf32AttrName,

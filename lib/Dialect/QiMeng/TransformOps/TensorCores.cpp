@@ -2,7 +2,13 @@
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Epilogues.h"
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -10,6 +16,95 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
+
+/// Whether `op` or an op nested in it uses a view of `root` other than
+/// through a view op (which only makes another alias).
+static bool touchesBuffer(Operation *op, Value root) {
+  WalkResult walked = op->walk([&](Operation *nested) {
+    if (isa<ViewLikeOpInterface>(nested) && isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    for (Value operand : nested->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          qimeng::getViewRoot(operand) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walked.wasInterrupted();
+}
+
+LogicalResult mlir::qimeng::startAccumulatorsFromFill(gpu::LaunchOp launch,
+                                                      linalg::FillOp fill) {
+  if (!fill.hasPureBufferSemantics())
+    return fill.emitOpError()
+           << "cannot start the accumulators of a tensor-core kernel: it is "
+              "not on buffers";
+  auto value =
+      fill.getDpsInputOperand(0)->get().getDefiningOp<arith::ConstantOp>();
+  if (!value)
+    return fill.emitOpError()
+           << "cannot start the accumulators of a tensor-core kernel: its "
+              "value is not a constant (mma.sync fragments start from "
+              "constants only)";
+  if (fill->getBlock() != launch->getBlock() || !fill->isBeforeInBlock(launch))
+    return fill.emitOpError()
+           << "cannot start the accumulators of a tensor-core kernel: it "
+              "does not come before the kernel's launch in the same block";
+  Value root = qimeng::getViewRoot(fill.getDpsInitOperand(0)->get());
+  // Nothing between the fill and the launch may read or write its buffer.
+  for (Operation *op = fill->getNextNode(); op != launch.getOperation();
+       op = op->getNextNode())
+    if (touchesBuffer(op, root))
+      return fill.emitOpError()
+             << "cannot start the accumulators of a tensor-core kernel: "
+                "its buffer is used before the kernel's launch";
+  // The accumulators' reads, hoisted before the reduction loop: the only
+  // reads of the buffer in the kernel, none in a loop, none after a write.
+  SmallVector<vector::TransferReadOp> reads;
+  bool written = false;
+  Operation *offending = nullptr;
+  WalkResult walked = launch.getBody().walk([&](Operation *op) {
+    if (isa<ViewLikeOpInterface>(op) && isMemoryEffectFree(op))
+      return WalkResult::advance();
+    bool uses = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return isa<MemRefType>(operand.getType()) &&
+             qimeng::getViewRoot(operand) == root;
+    });
+    if (!uses)
+      return WalkResult::advance();
+    if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+      if (written || read->getParentOfType<scf::ForOp>() ||
+          read->getParentOfType<scf::WhileOp>()) {
+        offending = read;
+        return WalkResult::interrupt();
+      }
+      reads.push_back(read);
+      return WalkResult::advance();
+    }
+    written = true;
+    return WalkResult::advance();
+  });
+  if (walked.wasInterrupted() || reads.empty()) {
+    InFlightDiagnostic diag =
+        fill.emitOpError()
+        << "cannot start the accumulators of a tensor-core kernel: the "
+           "kernel does not read its output once, before the reduction "
+           "loop, into registers";
+    if (offending)
+      diag.attachNote(offending->getLoc())
+          << "the kernel reads the output here: " << *offending;
+    return diag;
+  }
+  IRRewriter rewriter(launch.getContext());
+  for (vector::TransferReadOp read : reads) {
+    rewriter.setInsertionPoint(read);
+    auto type = cast<VectorType>(read.getType());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        read, type,
+        SplatElementsAttr::get(type, cast<TypedAttr>(value.getValue())));
+  }
+  rewriter.eraseOp(fill);
+  return success();
+}
 
 LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
   MLIRContext *ctx = launch.getContext();
@@ -69,5 +164,149 @@ LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
                 "that precision was not asked for";
     mma.setTf32EnabledAttr(UnitAttr::get(ctx));
   }
+  return success();
+}
+
+/// The indices into `buffer` of `indices` into `view`, a chain of subviews
+/// (not rank-reducing) of it (checked by the caller).
+static SmallVector<Value> getIndicesInto(OpBuilder &b, Location loc, Value view,
+                                         ValueRange indices, Value buffer) {
+  SmallVector<Value> at(indices.begin(), indices.end());
+  while (view != buffer) {
+    auto subview = view.getDefiningOp<memref::SubViewOp>();
+    for (auto [index, offset, stride] :
+         llvm::zip(at, subview.getMixedOffsets(), subview.getMixedStrides())) {
+      Value scaled = index;
+      if (!isConstantIntValue(stride, 1))
+        scaled = arith::MulIOp::create(
+            b, loc, index, getValueOrCreateConstantIndexOp(b, loc, stride));
+      if (!isConstantIntValue(offset, 0))
+        scaled = arith::AddIOp::create(
+            b, loc, scaled, getValueOrCreateConstantIndexOp(b, loc, offset));
+      index = scaled;
+    }
+    view = subview.getSource();
+  }
+  return at;
+}
+
+/// Whether the buffer `root` is a temporary of the function: an allocation
+/// that nothing but `users` (and its views and deallocation) touches.
+static bool isTemporaryOf(Value root, ArrayRef<Operation *> users) {
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  SmallVector<Value> views = {root};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto like = dyn_cast<ViewLikeOpInterface>(user);
+          like && isMemoryEffectFree(user)) {
+        views.push_back(like->getResult(0));
+        continue;
+      }
+      if (isa<memref::DeallocOp>(user) ||
+          llvm::any_of(users, [&](Operation *op) {
+            return op == user || op->isProperAncestor(user);
+          }))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+LogicalResult mlir::qimeng::runConsumerInEpilogue(gpu::LaunchOp launch,
+                                                  linalg::GenericOp consumer) {
+  auto fail = [&](const Twine &why) {
+    return consumer.emitOpError()
+           << "cannot run in the epilogue of a tensor-core kernel: " << why;
+  };
+  if (!consumer.hasPureBufferSemantics())
+    return fail("it is not on buffers");
+  if (consumer->getBlock() != launch->getBlock() ||
+      !launch->isBeforeInBlock(consumer))
+    return fail("it does not come after the kernel's launch in the same "
+                "block");
+  // The matmul's output: the consumer's input whose buffer the kernel
+  // writes.
+  SmallVector<Operation *> stores;
+  Value result;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value root = qimeng::getViewRoot(input->get());
+    SmallVector<Operation *> found;
+    launch.getBody().walk([&](Operation *op) {
+      if (auto store = dyn_cast<vector::StoreOp>(op);
+          store && qimeng::getViewRoot(store.getBase()) == root)
+        found.push_back(op);
+      if (auto store = dyn_cast<memref::StoreOp>(op);
+          store && qimeng::getViewRoot(store.getMemRef()) == root)
+        found.push_back(op);
+    });
+    if (found.empty())
+      continue;
+    if (result)
+      return fail("the kernel writes more than one of its operands");
+    result = input->get();
+    stores = std::move(found);
+  }
+  if (!result)
+    return fail("the kernel does not store any of its operands");
+  if (std::string why = whyNotEpilogueConsumer(consumer, result); !why.empty())
+    return fail(why);
+  // The consumer's buffers are taken in the kernel: nothing between the two
+  // may use them.
+  for (Operation *op = launch->getNextNode(); op != consumer.getOperation();
+       op = op->getNextNode())
+    for (Value operand : consumer->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          touchesBuffer(op, qimeng::getViewRoot(operand)))
+        return fail("its buffers are used between the kernel and it");
+  // Every store is rewritten, or none.
+  for (Operation *store : stores) {
+    Value base = isa<vector::StoreOp>(store)
+                     ? cast<vector::StoreOp>(store).getBase()
+                     : cast<memref::StoreOp>(store).getMemRef();
+    while (base != result) {
+      auto subview = base.getDefiningOp<memref::SubViewOp>();
+      if (!subview ||
+          subview.getSourceType().getRank() != subview.getType().getRank())
+        return fail("the kernel stores its result through a view other than "
+                    "subviews");
+      base = subview.getSource();
+    }
+    auto vectorType = dyn_cast<VectorType>(store->getOperand(0).getType());
+    if (vectorType && vectorType.getRank() != 1)
+      return fail("the kernel stores vectors of more than one dimension");
+  }
+  for (Value operand : consumer->getOperands())
+    if (failed(hoistDefinitionBefore(operand, launch)))
+      return fail("an operand of it is computed after the kernel");
+  Value output = consumer.getDpsInitOperand(0)->get();
+  // The matmul's result still goes out when anything else sees it.
+  bool keepResult = !isTemporaryOf(qimeng::getViewRoot(result),
+                                   {launch.getOperation(), consumer});
+  OpBuilder b(launch.getContext());
+  for (Operation *store : stores) {
+    b.setInsertionPoint(store);
+    Location loc = store->getLoc();
+    auto vectorStore = dyn_cast<vector::StoreOp>(store);
+    Value value = vectorStore ? vectorStore.getValueToStore()
+                              : cast<memref::StoreOp>(store).getValueToStore();
+    Value base = vectorStore ? vectorStore.getBase()
+                             : cast<memref::StoreOp>(store).getMemRef();
+    ValueRange indices = vectorStore
+                             ? vectorStore.getIndices()
+                             : cast<memref::StoreOp>(store).getIndices();
+    SmallVector<Value> at = getIndicesInto(b, loc, base, indices, result);
+    Value computed = applyEpilogueConsumer(b, loc, consumer, result, value, at);
+    if (isa<VectorType>(value.getType()))
+      vector::StoreOp::create(b, loc, computed, output, at);
+    else
+      memref::StoreOp::create(b, loc, computed, output, at);
+    if (!keepResult)
+      store->erase();
+  }
+  consumer.erase();
   return success();
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Epilogues.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/TensorCores.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -667,58 +668,8 @@ bool WgmmaBuilder::usesVectors() {
 }
 
 Value WgmmaBuilder::applyConsumer(Value value, Value row, Value col) {
-  auto vectorType = dyn_cast<VectorType>(value.getType());
-  auto lanes = [&](Type element) -> Type {
-    return vectorType ? Type(VectorType::get(vectorType.getShape(), element))
-                      : element;
-  };
-  Block &body = *consumer.getBody();
-  IRMapping mapping;
-  // Reads an operand of the consumer at (row, col) through its map.
-  // The consumer's loops: (batch,) row, col.
-  SmallVector<Value> loops = outputIndices(row, col);
-  unsigned nDim = loops.size() - 1;
-  auto read = [&](OpOperand &operand) -> Value {
-    AffineMap map = consumer.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices;
-    for (unsigned i = 0; i < map.getNumResults(); ++i)
-      indices.push_back(loops[map.getDimPosition(i)]);
-    Type element = getElementTypeOrSelf(operand.get().getType());
-    if (vectorType && map.isFunctionOfDim(nDim))
-      return vector::LoadOp::create(b, lanes(element), operand.get(), indices);
-    Value scalar = memref::LoadOp::create(b, operand.get(), indices);
-    return vectorType ? Value(vector::BroadcastOp::create(b, lanes(element),
-                                                          scalar))
-                      : scalar;
-  };
-  for (OpOperand &operand : consumer->getOpOperands()) {
-    BlockArgument arg = consumer.getMatchingBlockArgument(&operand);
-    if (operand.get() == mm.c && consumer.isDpsInput(&operand))
-      mapping.map(arg, value);
-    else if (!arg.use_empty())
-      mapping.map(arg, read(operand));
-  }
-  for (Operation &op : body.without_terminator()) {
-    // Constants stay scalar; their vector users get them broadcast.
-    if (op.getNumOperands() == 0) {
-      b.clone(op, mapping);
-      continue;
-    }
-    for (Value operand : op.getOperands()) {
-      Value mapped = mapping.lookupOrDefault(operand);
-      if (vectorType && !isa<VectorType>(mapped.getType()))
-        mapping.map(operand, vector::BroadcastOp::create(
-                                 b, lanes(mapped.getType()), mapped)
-                                 .getResult());
-    }
-    Operation *copy = b.clone(op, mapping);
-    for (Value result : copy->getResults())
-      result.setType(lanes(result.getType()));
-  }
-  Value yielded = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
-  if (vectorType && !isa<VectorType>(yielded.getType()))
-    yielded = vector::BroadcastOp::create(b, lanes(yielded.getType()), yielded);
-  return yielded;
+  return applyEpilogueConsumer(b, b.getLoc(), consumer, mm.c, value,
+                               outputIndices(row, col));
 }
 
 void WgmmaBuilder::storeOutput(Value value, Value init, Value row, Value col) {
@@ -811,66 +762,6 @@ std::string mlir::qimeng::whyNotWgmmaOptions(const WgmmaOptions &o) {
   return "";
 }
 
-/// Moves what defines `value` before `point` when it comes after it in
-/// `point`'s block: allocations and side-effect-free ops, with what their
-/// operands need first (the buffer a consumer writes is allocated where
-/// its tensor.empty was, after the matmul whose epilogue runs it). Fails
-/// on anything else, leaving what it moved so far (allocations and pure
-/// ops, harmless) where it is. Upstream's moveValueDefinitions refuses any
-/// op with memory effects, allocations included.
-static LogicalResult hoistDefinitionBefore(Value value, Operation *point) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != point->getBlock() ||
-      def->isBeforeInBlock(point))
-    return success();
-  if (def->getNumRegions() != 0 ||
-      !(isPure(def) || isa<memref::AllocOp, memref::AllocaOp>(def)))
-    return failure();
-  for (Value operand : def->getOperands())
-    if (failed(hoistDefinitionBefore(operand, point)))
-      return failure();
-  def->moveBefore(point);
-  return success();
-}
-
-std::string mlir::qimeng::whyNotWgmmaConsumer(linalg::GenericOp consumer,
-                                              Value result) {
-  // (m, n), after the batch when the matmul has one.
-  auto shaped = dyn_cast<ShapedType>(result.getType());
-  int64_t loops = shaped ? shaped.getRank() : 0;
-  if (consumer.getNumLoops() != loops || consumer.getNumReductionLoops() != 0 ||
-      consumer.getNumDpsInits() != 1)
-    return "it is not elementwise over the matmul's (m, n) with one output";
-  auto identity =
-      AffineMap::getMultiDimIdentityMap(loops, consumer.getContext());
-  if (consumer.getMatchingIndexingMap(consumer.getDpsInitOperand(0)) !=
-      identity)
-    return "it does not write its output with the identity map";
-  bool readsResult = false;
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
-    AffineMap map = consumer.getMatchingIndexingMap(input);
-    if (input->get() == result) {
-      if (map != identity)
-        return "it reads the matmul's result through another map than the "
-               "identity";
-      readsResult = true;
-    } else if (!map.isProjectedPermutation()) {
-      return "it reads an operand through a map that is not a projection";
-    }
-  }
-  if (!readsResult)
-    return "it does not read the matmul's result";
-  if (consumer.getDpsInitOperand(0)->get() == result)
-    return "it writes the matmul's output in place";
-  for (Operation &op : consumer.getBody()->without_terminator()) {
-    StringRef dialect = op.getName().getDialectNamespace();
-    if ((dialect != "arith" && dialect != "math") || op.getNumRegions() ||
-        isa<arith::BitcastOp>(op))
-      return "its body computes with other ops than arith and math";
-  }
-  return "";
-}
-
 FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
     RewriterBase &rewriter, linalg::LinalgOp op, linalg::FillOp fill,
     linalg::GenericOp consumer, const WgmmaOptions &options, StringRef tag) {
@@ -910,7 +801,7 @@ FailureOr<gpu::LaunchOp> mlir::qimeng::rewriteMatmulAsWgmma(
     if (!consumer.hasPureBufferSemantics())
       return op.emitOpError() << "the consumer given to the wgmma rewrite is "
                                  "not on buffers";
-    if (std::string bad = whyNotWgmmaConsumer(consumer, mm->c); !bad.empty())
+    if (std::string bad = whyNotEpilogueConsumer(consumer, mm->c); !bad.empty())
       return op.emitOpError()
              << "cannot run its consumer in the wgmma epilogue: " << bad;
     // The epilogue, at the matmul, uses the consumer's buffers.

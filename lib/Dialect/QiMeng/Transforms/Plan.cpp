@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+#include "QiMeng/Dialect/QiMeng/TransformOps/Epilogues.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/WarpReductions.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/Wgmma.h"
 #include "QiMeng/Dialect/QiMeng/Transforms/Passes.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -279,7 +281,7 @@ public:
   LogicalResult plan(OpBuilder &b, Location loc, linalg::LinalgOp op,
                      StringRef tag);
   /// Appends the actions of `op`, which findFusions fuses into `host`'s
-  /// blocks: none for the wgmma kernel (it folds its fill in), the SIMT
+  /// blocks: none for a tensor-core kernel (it folds its fill in), the SIMT
   /// matmul's tiles, or a window's (planWindowInit).
   LogicalResult planFusedInto(OpBuilder &b, Location loc, linalg::LinalgOp op,
                               StringRef tag, linalg::LinalgOp host);
@@ -427,9 +429,11 @@ LogicalResult Planner::planFusedInto(OpBuilder &b, Location loc,
     return planFused(b, loc, tag,
                      getSimtMatmulTiles(host.getStaticLoopRanges(), target));
   case MatmulPath::TensorCore:
-    break;
+    // A fill starts the mma.sync kernel's accumulators, an elementwise op
+    // runs in its epilogue: no tiles of their own.
+    return success();
   }
-  return op->emitOpError() << "cannot be fused into a tensor-core matmul";
+  llvm_unreachable("unknown matmul path");
 }
 
 /// The width of the vectorize action with which a thread reads its short row
@@ -702,7 +706,9 @@ struct Fusion {
 /// Finds, for each SIMT matmul on whole tiles, the fill of its accumulator
 /// (producer) and the elementwise op on its result (consumer) that can run
 /// in its blocks: on tensors, single uses, f32 over the matmul's output loops
-/// with identity maps on the shared value (docs/planner.md).
+/// with identity maps on the shared value (docs/planner.md). A tensor-core
+/// kernel takes its constant fill; a wgmma kernel its fill and an elementwise
+/// consumer its epilogue can run.
 llvm::DenseMap<Operation *, Fusion>
 findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
             bool tf32) {
@@ -720,6 +726,13 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
              return op.getMatchingIndexingMap(&init).isIdentity();
            });
   };
+  bool reshapes = false;
+  if (!roots.empty())
+    if (auto func = roots.front()->getParentOfType<func::FuncOp>())
+      func.walk([&](Operation *op) {
+        reshapes |= isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                        memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+      });
   for (linalg::LinalgOp op : roots) {
     if (getMatmulPath(op, target, tf32) == MatmulPath::None &&
         op.getNumDpsInits() == 1 && op.hasPureTensorSemantics()) {
@@ -730,13 +743,25 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
         fusions[init] = {op, FuseKind::producer};
       continue;
     }
-    if (getMatmulPath(op, target, tf32) == MatmulPath::Wgmma &&
-        op->getNumResults() == 1) {
-      // The wgmma kernel starts its accumulators from the fill's value.
+    MatmulPath path = getMatmulPath(op, target, tf32);
+    if (path == MatmulPath::Wgmma || path == MatmulPath::TensorCore) {
+      // The mma.sync kernel keeps its accumulators in registers across K
+      // (where a fill and a consumer fuse) unless its function reshapes
+      // tensors: the micro-coder then keeps views in the K loop (it does not
+      // fold them), and the accumulators are read and written at each K step.
+      if (op->getNumResults() != 1 ||
+          (path == MatmulPath::TensorCore && reshapes))
+        continue;
+      // The kernel starts its accumulators from the fill's value (mma.sync
+      // fragments take constants only).
       auto fill =
           op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
       if (fill && fill->hasOneUse() && isRoot.contains(fill) &&
-          !fusions.count(fill))
+          !fusions.count(fill) &&
+          (path == MatmulPath::Wgmma ||
+           fill.getDpsInputOperand(0)
+               ->get()
+               .getDefiningOp<arith::ConstantOp>()))
         fusions[fill] = {op, FuseKind::producer};
       // The elementwise op on its result runs in its epilogue (the rounding
       // to a 16-bit result, bias, activation, ...).
@@ -745,7 +770,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
         auto user = dyn_cast<linalg::GenericOp>(result.getUses().begin()->getOwner());
         if (user && isRoot.contains(user) && !fusions.count(user) &&
             user->getNumResults() == 1 &&
-            whyNotWgmmaConsumer(user, result).empty())
+            whyNotEpilogueConsumer(user, result).empty())
           fusions[user] = {op, FuseKind::consumer};
       }
       continue;

@@ -167,3 +167,47 @@ func.func @f64_by_f32(%a: memref<128x64xf32>, %b: memref<64x192xf32>, %c: memref
   linalg.matmul ins(%a, %b : memref<128x64xf32>, memref<64x192xf32>) outs(%c : memref<128x192xf64>)
   return
 }
+
+// -----
+
+// On sm_80's mma.sync plan the zero fill starts the accumulators and the
+// bias + ReLU run in the epilogue: both fused, with no tiles of their own.
+// A fill of a run-time value is not fused (mma.sync fragments start from
+// constants only).
+// SM80-LABEL: qimeng.plan @linear_f16_bias_relu provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
+// SM80:         qimeng.mma "matmul0" mma_sync [16, 8, 16] (f16, f16) -> f32
+// SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
+// SM80-NEXT:    qimeng.fuse "matmul0" producer "fill0"
+// SM80-NEXT:    qimeng.fuse "matmul0" consumer "elementwise0"
+// SM80-NEXT:  }
+// SM80-LABEL: qimeng.plan @matmul_f16_fill_argument provenance "builtin" attributes {qimeng.replaceable} {
+// SM80:         qimeng.tile "fill0" {{.*}} to block
+// SM80:         qimeng.mma "matmul0" mma_sync
+// SM80-NOT:     qimeng.fuse
+// SM80:       }
+func.func @linear_f16_bias_relu(%x: tensor<512x256xf16>, %w: tensor<256x768xf16>,
+                                %b: tensor<768xf32>) -> tensor<512x768xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x768xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<512x768xf32>) -> tensor<512x768xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<512x256xf16>, tensor<256x768xf16>)
+                      outs(%acc : tensor<512x768xf32>) -> tensor<512x768xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<512x768xf32>, tensor<768xf32>) outs(%e : tensor<512x768xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<512x768xf32>
+  return %y : tensor<512x768xf32>
+}
+func.func @matmul_f16_fill_argument(%x: tensor<512x256xf16>, %w: tensor<256x768xf16>,
+                                    %init: f32) -> tensor<512x768xf32> {
+  %e = tensor.empty() : tensor<512x768xf32>
+  %acc = linalg.fill ins(%init : f32) outs(%e : tensor<512x768xf32>) -> tensor<512x768xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<512x256xf16>, tensor<256x768xf16>)
+                      outs(%acc : tensor<512x768xf32>) -> tensor<512x768xf32>
+  return %mm : tensor<512x768xf32>
+}

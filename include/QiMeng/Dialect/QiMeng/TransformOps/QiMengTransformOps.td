@@ -75,7 +75,10 @@ class QiMeng_InPlaceStepOp<string mnemonic, list<Trait> traits = []>
 }
 
 def QiMeng_ConvertToMmaSyncOp
-    : QiMeng_InPlaceStepOp<"qimeng.convert_to_mma_sync"> {
+    : Op<Transform_Dialect, "qimeng.convert_to_mma_sync",
+         [AttrSizedOperandSegments,
+          DeclareOpInterfaceMethods<TransformOpInterface>,
+          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Rewrite the contraction of a gpu.launch as mma.sync";
   let description = [{
     Inside the target `gpu.launch` (whose contraction was tiled to warps,
@@ -89,23 +92,39 @@ def QiMeng_ConvertToMmaSyncOp
     `tf32`, the explicit request for that precision; without it an f32
     contraction is an error.
 
+    With `fill`, a handle to one constant `linalg.fill` of the contraction's
+    output (outside the launch, before it), the fill runs in the kernel: the
+    accumulators start from its value in registers instead of being read
+    from the output, and the fill is erased (the handle is consumed). It
+    fails when anything between the fill and the launch uses the buffer, or
+    the launch reads the output anywhere but once before its reduction loop.
+
+    With `consumer`, a handle to one elementwise `linalg.generic` on the
+    contraction's output (outside the launch, after it), the consumer runs in
+    the kernel's epilogue: where the accumulators are stored, its body
+    computes on them and its output is written (the output itself too,
+    unless it is a temporary of the two); the consumer is erased (the handle
+    is consumed).
+
     ```mlir
     %launch = transform.structured.match ops{["gpu.launch"]}
         attributes {qimeng.target = "mm"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.qimeng.convert_to_mma_sync %launch : !transform.any_op
     transform.qimeng.convert_to_mma_sync %launch tf32 : !transform.any_op
+    transform.qimeng.convert_to_mma_sync %launch
+        fill(%fill : !transform.any_op) consumer(%bias : !transform.any_op)
+        : !transform.any_op
     ```
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target, UnitAttr:$tf32);
-  let assemblyFormat = "$target (`tf32` $tf32^)? attr-dict `:` type($target)";
-  let extraClassDeclaration = [{
-    ::mlir::DiagnosedSilenceableFailure applyToOne(
-        ::mlir::transform::TransformRewriter &rewriter,
-        ::mlir::gpu::LaunchOp target,
-        ::mlir::transform::ApplyToEachResultList &results,
-        ::mlir::transform::TransformState &state);
-  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Optional<TransformHandleTypeInterface>:$fill,
+                       Optional<TransformHandleTypeInterface>:$consumer,
+                       UnitAttr:$tf32);
+  let assemblyFormat =
+      "$target (`fill` `(` $fill^ `:` type($fill) `)`)? "
+      "(`consumer` `(` $consumer^ `:` type($consumer) `)`)? "
+      "(`tf32` $tf32^)? attr-dict `:` type($target)";
 }
 
 def QiMeng_DistributeOverLanesOp

@@ -79,20 +79,11 @@ std::string whyNotWgmma(linalg::LinalgOp op);
 /// Whether `options` describe a kernel this rewrite builds; else why not.
 std::string whyNotWgmmaOptions(const WgmmaOptions &options);
 
-/// Why the elementwise `consumer` of `op`'s result cannot run in the wgmma
-/// kernel's epilogue, or "" when it can: a linalg.generic over the two
-/// parallel loops (m, n) that reads the result with the identity map, writes
-/// one output with the identity map, reads its other operands through
-/// projected permutations, and computes with arith and math ops alone. On
-/// tensors (`result` is the matmul's result) or buffers (`result` is the
-/// matmul's output buffer).
-std::string whyNotWgmmaConsumer(linalg::GenericOp consumer, Value result);
-
 /// Replaces `op` (and `fill`, the fill of its output, and `consumer`, an
 /// elementwise op on its result, when given) by the descriptors on the host
 /// and one gpu.launch, tagged with `tag` (kLaunchTargetAttr). Emits an error
 /// on `op` and fails when it does not qualify (whyNotWgmma,
-/// whyNotWgmmaConsumer) or the options are not valid.
+/// whyNotEpilogueConsumer in Epilogues.h) or the options are not valid.
 FailureOr<gpu::LaunchOp>
 rewriteMatmulAsWgmma(RewriterBase &rewriter, linalg::LinalgOp op,
                      linalg::FillOp fill, linalg::GenericOp consumer,
