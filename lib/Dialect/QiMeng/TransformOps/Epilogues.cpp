@@ -10,7 +10,7 @@
 using namespace mlir;
 
 std::string mlir::qimeng::whyNotEpilogueConsumer(linalg::GenericOp consumer,
-                                                 Value result) {
+                                                 Value result, bool inPlace) {
   // (m, n), after the batch when the matmul has one.
   auto shaped = dyn_cast<ShapedType>(result.getType());
   int64_t loops = shaped ? shaped.getRank() : 0;
@@ -34,10 +34,15 @@ std::string mlir::qimeng::whyNotEpilogueConsumer(linalg::GenericOp consumer,
       return "it reads an operand through a map that is not a projection";
     }
   }
+  OpOperand *init = consumer.getDpsInitOperand(0);
+  if (init->get() == result) {
+    if (!inPlace)
+      return "it writes the matmul's output in place";
+    // Updated in place (`outs` the result, as `y += b` is written).
+    readsResult |= !consumer.getMatchingBlockArgument(init).use_empty();
+  }
   if (!readsResult)
     return "it does not read the matmul's result";
-  if (consumer.getDpsInitOperand(0)->get() == result)
-    return "it writes the matmul's output in place";
   for (Operation &op : consumer.getBody()->without_terminator()) {
     StringRef dialect = op.getName().getDialectNamespace();
     if ((dialect != "arith" && dialect != "math") || op.getNumRegions() ||
@@ -76,7 +81,8 @@ Value mlir::qimeng::applyEpilogueConsumer(OpBuilder &b, Location loc,
   };
   for (OpOperand &operand : consumer->getOpOperands()) {
     BlockArgument arg = consumer.getMatchingBlockArgument(&operand);
-    if (operand.get() == result && consumer.isDpsInput(&operand))
+    // The result, read as an input or updated in place.
+    if (operand.get() == result)
       mapping.map(arg, value);
     else if (!arg.use_empty())
       mapping.map(arg, read(operand));

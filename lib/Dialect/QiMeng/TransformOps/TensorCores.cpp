@@ -228,11 +228,12 @@ LogicalResult mlir::qimeng::runConsumerInEpilogue(gpu::LaunchOp launch,
       !launch->isBeforeInBlock(consumer))
     return fail("it does not come after the kernel's launch in the same "
                 "block");
-  // The matmul's output: the consumer's input whose buffer the kernel
-  // writes.
+  // The matmul's output: the consumer's operand (an input, or its output
+  // updated in place) whose buffer the kernel writes.
   SmallVector<Operation *> stores;
   Value result;
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    OpOperand *input = &operand;
     Value root = qimeng::getViewRoot(input->get());
     SmallVector<Operation *> found;
     launch.getBody().walk([&](Operation *op) {
@@ -245,15 +246,28 @@ LogicalResult mlir::qimeng::runConsumerInEpilogue(gpu::LaunchOp launch,
     });
     if (found.empty())
       continue;
-    if (result)
+    if (result && result != input->get())
       return fail("the kernel writes more than one of its operands");
     result = input->get();
     stores = std::move(found);
   }
   if (!result)
     return fail("the kernel does not store any of its operands");
-  if (std::string why = whyNotEpilogueConsumer(consumer, result); !why.empty())
+  if (std::string why =
+          whyNotEpilogueConsumer(consumer, result, /*inPlace=*/true);
+      !why.empty())
     return fail(why);
+  // Written in place (the consumer's output is the result's buffer), the
+  // other operands must not be views of it read elsewhere than where they
+  // are written.
+  Value output = consumer.getDpsInitOperand(0)->get();
+  Value outputRoot = qimeng::getViewRoot(output);
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input->get() != result &&
+        qimeng::getViewRoot(input->get()) == outputRoot &&
+        !consumer.getMatchingIndexingMap(input).isIdentity())
+      return fail("it reads its own output's buffer through another map than "
+                  "the identity");
   // The consumer's buffers are taken in the kernel: nothing between the two
   // may use them.
   for (Operation *op = launch->getNextNode(); op != consumer.getOperation();
@@ -282,10 +296,12 @@ LogicalResult mlir::qimeng::runConsumerInEpilogue(gpu::LaunchOp launch,
   for (Value operand : consumer->getOperands())
     if (failed(hoistDefinitionBefore(operand, launch)))
       return fail("an operand of it is computed after the kernel");
-  Value output = consumer.getDpsInitOperand(0)->get();
-  // The matmul's result still goes out when anything else sees it.
-  bool keepResult = !isTemporaryOf(qimeng::getViewRoot(result),
-                                   {launch.getOperation(), consumer});
+  // The matmul's result still goes out when anything else sees it (unless
+  // the consumer writes over it).
+  Value resultRoot = qimeng::getViewRoot(result);
+  bool keepResult =
+      resultRoot != outputRoot &&
+      !isTemporaryOf(resultRoot, {launch.getOperation(), consumer});
   OpBuilder b(launch.getContext());
   for (Operation *store : stores) {
     b.setInsertionPoint(store);

@@ -770,7 +770,9 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
         auto user = dyn_cast<linalg::GenericOp>(result.getUses().begin()->getOwner());
         if (user && isRoot.contains(user) && !fusions.count(user) &&
             user->getNumResults() == 1 &&
-            whyNotEpilogueConsumer(user, result).empty())
+            whyNotEpilogueConsumer(user, result,
+                                   /*inPlace=*/path == MatmulPath::TensorCore)
+                .empty())
           fusions[user] = {op, FuseKind::consumer};
       }
       continue;

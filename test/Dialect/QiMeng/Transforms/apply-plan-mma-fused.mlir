@@ -132,3 +132,41 @@ qimeng.plan @mm_round_kept provenance "builtin" {
   qimeng.mma "mm" mma_sync [16, 8, 16] (f16, f16) -> f32
   qimeng.fuse "mm" consumer "round"
 }
+
+// -----
+
+// The consumer updates the result in place (`y += b`, as KernelBench's
+// Linear + bias writes it): the accumulators plus the bias are stored once,
+// into the same buffer.
+// CHECK-LABEL: func.func @mm_bias_in_place
+// CHECK:       gpu.launch
+// CHECK:         scf.for
+// CHECK:           scf.yield
+// CHECK:         %[[BIAS:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<512xf32>, vector<2xf32>
+// CHECK:         %[[SUM:.*]] = arith.addf %{{.*}}, %[[BIAS]] : vector<2xf32>
+// CHECK-NEXT:    vector.store %[[SUM]], %{{.*}} : memref<256x512xf32>, vector<2xf32>
+// CHECK-NOT:   linalg.generic
+func.func @mm_bias_in_place(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %bias: memref<512xf32>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill {qimeng.tag = "fill"} ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.generic {qimeng.tag = "bias",
+                  indexing_maps = [affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<512xf32>) outs(%C : memref<256x512xf32>) {
+  ^bb0(%b: f32, %c: f32):
+    %s = arith.addf %c, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+qimeng.plan @mm_bias_in_place provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 32] to reduction
+  qimeng.promote "mm" operands [0, 1] pad 8
+  qimeng.tile "mm" [32, 32, 0] to warp
+  qimeng.vectorize "mm" width 4
+  qimeng.mma "mm" mma_sync [16, 8, 16] (f16, f16) -> f32
+  qimeng.fuse "mm" producer "fill"
+  qimeng.fuse "mm" consumer "bias"
+}

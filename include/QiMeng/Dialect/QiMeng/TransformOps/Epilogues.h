@@ -20,11 +20,14 @@ namespace mlir::qimeng {
 /// Why the elementwise `consumer` of a matmul's result cannot run in the
 /// matmul kernel's epilogue, or "" when it can: a linalg.generic over the
 /// matmul's parallel loops ((batch,) m, n) that reads the result with the
-/// identity map, writes one output (not the result) with the identity map,
-/// reads its other operands through projected permutations, and computes
-/// with arith and math ops alone. On tensors (`result` is the matmul's
-/// result) or buffers (`result` is the matmul's output buffer).
-std::string whyNotEpilogueConsumer(linalg::GenericOp consumer, Value result);
+/// identity map, writes one output with the identity map (not the result
+/// itself unless `inPlace`: the mma.sync epilogue reads each element from
+/// registers before it writes it, the wgmma one does not allow it), reads
+/// its other operands through projected permutations, and computes with
+/// arith and math ops alone. On tensors (`result` is the matmul's result) or
+/// buffers (`result` is the matmul's output buffer).
+std::string whyNotEpilogueConsumer(linalg::GenericOp consumer, Value result,
+                                   bool inPlace = false);
 
 /// The value of `consumer` (qualified by whyNotEpilogueConsumer) at the
 /// loop indices `loops` ((batch,) row, col of its output) when the matmul's
