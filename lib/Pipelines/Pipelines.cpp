@@ -219,6 +219,7 @@ void buildLLMPlanPipeline(OpPassManager &pm, const LLMPlanOptions &options) {
     llmPlanOptions.target = options.target;
     llmPlanOptions.rounds = settings.planRounds;
     llmPlanOptions.tuningDB = settings.tuningDB;
+    llmPlanOptions.tf32 = settings.allowTf32;
     pm.addPass(qimeng::createQiMengLLMPlanPass(llmPlanOptions));
   }
   addRealizePlans(pm, !options.naive && session.useLLMMicroCoder(),

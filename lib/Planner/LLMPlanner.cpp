@@ -4,7 +4,6 @@
 
 #include "QiMeng/Dialect/QiMeng/IR/PlanJSON.h"
 #include "QiMeng/LLM/Prompts.h"
-#include "QiMeng/Planner/CompileSession.h"
 #include "QiMeng/Planner/KernelSummary.h"
 #include "QiMeng/Planner/PlanResources.h"
 #include "QiMeng/Support/ErrorCollector.h"
@@ -56,7 +55,7 @@ static std::string formatExamples(ArrayRef<TunedExample> examples) {
 
 PlanOp mlir::qimeng::buildLLMPlan(const nlohmann::json &reply,
                                   func::FuncOp kernel, PlanOp builtinPlan,
-                                  const TargetProfile &profile,
+                                  const TargetProfile &profile, bool allowTf32,
                                   llvm::StringRef provenance,
                                   std::vector<std::string> &problems) {
   problems.clear();
@@ -98,7 +97,7 @@ PlanOp mlir::qimeng::buildLLMPlan(const nlohmann::json &reply,
   }
   problems = checkPlanResources(plan, kernel, profile);
   // tf32 trades precision away: only the user may ask for it.
-  if (!CompileSession::get().getOptions().allowTf32)
+  if (!allowTf32)
     plan.walk([&](MmaOp mma) {
       if (mma.getAType() == MmaType::tf32 || mma.getBType() == MmaType::tf32)
         problems.push_back(llvm::formatv(
@@ -118,7 +117,7 @@ PlanOp mlir::qimeng::buildLLMPlan(const nlohmann::json &reply,
 /// for at a sampling temperature with this seed.
 static LLMPlanResult
 proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
-            const TargetProfile &profile, unsigned maxRounds,
+            const TargetProfile &profile, bool allowTf32, unsigned maxRounds,
             ArrayRef<TunedExample> examples, std::optional<int64_t> sample) {
   LLMPlanResult result;
   MLIRContext *context = kernel.getContext();
@@ -187,7 +186,7 @@ proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
     // Build the plan right after the built-in one and check it.
     std::vector<std::string> problems;
     PlanOp plan =
-        buildLLMPlan(*reply->json, kernel, builtinPlan, profile,
+        buildLLMPlan(*reply->json, kernel, builtinPlan, profile, allowTf32,
                      "llm:" + client.getConfig().plannerModel, problems);
     if (!plan) {
       record["outcome"] = "invalid-plan";
@@ -214,25 +213,26 @@ proposePlan(llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
 LLMPlanResult mlir::qimeng::planWithLLM(llm::Client &client,
                                         func::FuncOp kernel, PlanOp builtinPlan,
                                         const TargetProfile &profile,
-                                        unsigned maxRounds,
+                                        bool allowTf32, unsigned maxRounds,
                                         ArrayRef<TunedExample> examples) {
-  LLMPlanResult result = proposePlan(client, kernel, builtinPlan, profile,
-                                     maxRounds, examples, std::nullopt);
+  LLMPlanResult result =
+      proposePlan(client, kernel, builtinPlan, profile, allowTf32, maxRounds,
+                  examples, std::nullopt);
   if (result.plan)
     builtinPlan->erase();
   return result;
 }
 
-LLMPlanSamples
-mlir::qimeng::sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
-                             PlanOp builtinPlan, const TargetProfile &profile,
-                             unsigned samples, unsigned maxRounds,
-                             ArrayRef<TunedExample> examples) {
+LLMPlanSamples mlir::qimeng::sampleLLMPlans(
+    llm::Client &client, func::FuncOp kernel, PlanOp builtinPlan,
+    const TargetProfile &profile, bool allowTf32, unsigned samples,
+    unsigned maxRounds, ArrayRef<TunedExample> examples) {
   LLMPlanSamples result;
   std::set<std::string> seen = {getPlanIdentity(planToJSON(builtinPlan))};
   for (unsigned sample = 0; sample < samples; ++sample) {
-    LLMPlanResult proposed = proposePlan(client, kernel, builtinPlan, profile,
-                                         maxRounds, examples, sample);
+    LLMPlanResult proposed =
+        proposePlan(client, kernel, builtinPlan, profile, allowTf32, maxRounds,
+                    examples, sample);
     nlohmann::json record = {{"sample", sample}, {"rounds", proposed.rounds}};
     if (!proposed.plan) {
       record["outcome"] = "rejected";

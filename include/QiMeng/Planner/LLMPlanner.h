@@ -54,19 +54,21 @@ struct TunedExample {
 /// the plan schema) right after `builtinPlan`, with `provenance`, and checks
 /// it as every LLM plan is checked: it must name `kernel`, pass the op
 /// verifiers and the checks against the kernel, and fit `profile`
-/// (checkPlanResources). Returns the plan, or null with `problems` set
-/// (sentences for the model) and nothing left in the IR.
+/// (checkPlanResources), and compute f32 matmuls as tf32 only when
+/// `allowTf32` (the user's --allow-tf32). Returns the plan, or null with
+/// `problems` set (sentences for the model) and nothing left in the IR.
 PlanOp buildLLMPlan(const nlohmann::json &reply, func::FuncOp kernel,
                     PlanOp builtinPlan, const TargetProfile &profile,
-                    llvm::StringRef provenance,
+                    bool allowTf32, llvm::StringRef provenance,
                     std::vector<std::string> &problems);
 
 /// Asks `client` for a plan of `kernel` in up to `maxRounds` rounds; the
 /// prompt shows `examples` (the tuning database's best plans of similar
-/// kernels on this GPU) after the fixed example.
+/// kernels on this GPU) after the fixed example. Plans are checked as
+/// buildLLMPlan checks them.
 LLMPlanResult planWithLLM(llm::Client &client, func::FuncOp kernel,
                           PlanOp builtinPlan, const TargetProfile &profile,
-                          unsigned maxRounds,
+                          bool allowTf32, unsigned maxRounds,
                           llvm::ArrayRef<TunedExample> examples = {});
 
 /// The sampling temperature of sampleLLMPlans' requests.
@@ -92,7 +94,8 @@ struct LLMPlanSamples {
 /// request fails for a reason other than the reply (no endpoint, no key).
 LLMPlanSamples sampleLLMPlans(llm::Client &client, func::FuncOp kernel,
                               PlanOp builtinPlan, const TargetProfile &profile,
-                              unsigned samples, unsigned maxRounds,
+                              bool allowTf32, unsigned samples,
+                              unsigned maxRounds,
                               llvm::ArrayRef<TunedExample> examples = {});
 
 } // namespace mlir::qimeng

@@ -91,8 +91,8 @@ public:
                 : std::vector<TunedExample>();
         if (!examples.empty())
           entry["tuned_examples"] = examples.size();
-        LLMPlanResult result =
-            planWithLLM(*client, kernel, plan, *profile, maxRounds, examples);
+        LLMPlanResult result = planWithLLM(*client, kernel, plan, *profile,
+                                           tf32, maxRounds, examples);
         entry["llm_rounds"] = result.rounds;
         if (result.plan) {
           plan = result.plan;

@@ -194,7 +194,7 @@ private:
       std::vector<TunedExample> examples =
           findTunedExamples(db, kernel, key.gpu, key.chip);
       LLMPlanSamples samples =
-          sampleLLMPlans(*client, kernel, plan, profile, searchLLMSamples,
+          sampleLLMPlans(*client, kernel, plan, profile, tf32, searchLLMSamples,
                          std::max(1u, unsigned(planRounds)), examples);
       report["llm_samples"] = samples.records;
       if (!examples.empty())

@@ -228,6 +228,9 @@ def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
     plan replaces the built-in one with provenance `llm:<model>` and the
     attributes `qimeng.llm_rounds` and `qimeng.llm_cache_key`.
 
+    A plan that computes f32 matmuls as tf32 is sent back unless `tf32`
+    (qimeng-opt's `--allow-tf32`) allows it.
+
     With no endpoint configured the plans are left as they are. Either way
     each kernel's final plan goes into the compile report
     (`--qimeng-report`).
@@ -239,7 +242,9 @@ def QiMengLLMPlanPass : Pass<"qimeng-llm-plan", "ModuleOp"> {
            "LLM rounds per plan, the first included (--llm-plan-rounds)">,
     Option<"tuningDB", "tuning-db", "std::string", /*default=*/"\"\"",
            "The tuning database the planner's examples come from (\"\": the "
-           "default path, off: none)">
+           "default path, off: none)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "The LLM's plans may compute f32 matmuls as tf32 (--allow-tf32)">
   ];
   let dependentDialects = ["::mlir::qimeng::QiMengDialect"];
 }
