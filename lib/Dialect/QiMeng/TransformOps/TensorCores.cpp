@@ -5,8 +5,8 @@
 #include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
 #include "QiMeng/Dialect/QiMeng/TransformOps/Epilogues.h"
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -17,19 +17,25 @@
 
 using namespace mlir;
 
-/// Whether `op` or an op nested in it uses a view of `root` other than
-/// through a view op (which only makes another alias).
-static bool touchesBuffer(Operation *op, Value root) {
-  WalkResult walked = op->walk([&](Operation *nested) {
-    if (isa<ViewLikeOpInterface>(nested) && isMemoryEffectFree(nested))
-      return WalkResult::advance();
-    for (Value operand : nested->getOperands())
-      if (isa<MemRefType>(operand.getType()) &&
-          qimeng::getViewRoot(operand) == root)
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+/// Whether `op` itself takes a view of `root` as an operand (view ops, which
+/// only make another alias, do not count).
+static bool usesBuffer(Operation *op, Value root) {
+  if (isa<ViewLikeOpInterface>(op) && isMemoryEffectFree(op))
+    return false;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return isa<MemRefType>(operand.getType()) &&
+           qimeng::getViewRoot(operand) == root;
   });
-  return walked.wasInterrupted();
+}
+
+/// Whether `op` or an op nested in it uses a view of `root` (usesBuffer).
+static bool touchesBuffer(Operation *op, Value root) {
+  return op
+      ->walk([&](Operation *nested) {
+        return usesBuffer(nested, root) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 LogicalResult mlir::qimeng::startAccumulatorsFromFill(gpu::LaunchOp launch,
@@ -63,13 +69,7 @@ LogicalResult mlir::qimeng::startAccumulatorsFromFill(gpu::LaunchOp launch,
   bool written = false;
   Operation *offending = nullptr;
   WalkResult walked = launch.getBody().walk([&](Operation *op) {
-    if (isa<ViewLikeOpInterface>(op) && isMemoryEffectFree(op))
-      return WalkResult::advance();
-    bool uses = llvm::any_of(op->getOperands(), [&](Value operand) {
-      return isa<MemRefType>(operand.getType()) &&
-             qimeng::getViewRoot(operand) == root;
-    });
-    if (!uses)
+    if (!usesBuffer(op, root))
       return WalkResult::advance();
     if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
       if (written || read->getParentOfType<scf::ForOp>() ||
@@ -168,23 +168,19 @@ LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
 }
 
 /// The indices into `buffer` of `indices` into `view`, a chain of subviews
-/// (not rank-reducing) of it (checked by the caller).
-static SmallVector<Value> getIndicesInto(OpBuilder &b, Location loc, Value view,
-                                         ValueRange indices, Value buffer) {
+/// (not rank-reducing) of it (checked by the caller), as fold_memref_alias_ops
+/// resolves them.
+static SmallVector<Value> getIndicesInto(RewriterBase &rewriter, Location loc,
+                                         Value view, ValueRange indices,
+                                         Value buffer) {
   SmallVector<Value> at(indices.begin(), indices.end());
   while (view != buffer) {
     auto subview = view.getDefiningOp<memref::SubViewOp>();
-    for (auto [index, offset, stride] :
-         llvm::zip(at, subview.getMixedOffsets(), subview.getMixedStrides())) {
-      Value scaled = index;
-      if (!isConstantIntValue(stride, 1))
-        scaled = arith::MulIOp::create(
-            b, loc, index, getValueOrCreateConstantIndexOp(b, loc, stride));
-      if (!isConstantIntValue(offset, 0))
-        scaled = arith::AddIOp::create(
-            b, loc, scaled, getValueOrCreateConstantIndexOp(b, loc, offset));
-      index = scaled;
-    }
+    SmallVector<Value> resolved;
+    affine::resolveIndicesIntoOpWithOffsetsAndStrides(
+        rewriter, loc, subview.getMixedOffsets(), subview.getMixedStrides(),
+        subview.getDroppedDims(), ValueRange(at), resolved);
+    at = std::move(resolved);
     view = subview.getSource();
   }
   return at;
@@ -302,7 +298,7 @@ LogicalResult mlir::qimeng::runConsumerInEpilogue(gpu::LaunchOp launch,
   bool keepResult =
       resultRoot != outputRoot &&
       !isTemporaryOf(resultRoot, {launch.getOperation(), consumer});
-  OpBuilder b(launch.getContext());
+  IRRewriter b(launch.getContext());
   for (Operation *store : stores) {
     b.setInsertionPoint(store);
     Location loc = store->getLoc();
