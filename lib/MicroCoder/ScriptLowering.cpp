@@ -102,12 +102,18 @@ void ScriptBuilder::emitMapping() {
           "    } : !transform.any_op\n",
           i, list(state.mmaShape));
     }
+    // Upstream's hoisting takes accumulators it can see the buffer of, which
+    // alias folding gives it; where that folding is off (reshaped buffers),
+    // the accumulators read through views are hoisted by QiMeng's step.
     os << llvm::formatv(
         "    transform.apply_cse to {0} : !transform.any_op\n"
         "    {1} = transform.structured.hoist_redundant_vector_transfers {0} : "
         "(!transform.any_op) -> !transform.any_op\n",
         k, fresh("hoisted"));
     k = matchKernel();
+    os << llvm::formatv("    transform.qimeng.hoist_loop_accumulators {0} : "
+                        "!transform.any_op\n",
+                        k);
   }
   for (UnrollOp op : unrolls) {
     std::string loop = matchByAttr("scf.for", kLoopNameAttr,

@@ -5,10 +5,12 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -33,12 +35,16 @@ struct Access {
 
 /// The accesses of the ops nested in `loop`'s body, or failure when an op
 /// may touch memory it does not name (no effect interface, or an effect on
-/// no value: a barrier, a call).
+/// no value: a call). A barrier touches no memory of its own: it only
+/// orders the accesses of the threads around it, and what could be
+/// reordered by hoisting is the accumulator's own accesses, which no other
+/// op of the loop may make (see findAccumulator).
 static FailureOr<SmallVector<Access>> collectAccesses(scf::ForOp loop) {
   SmallVector<Access> accesses;
   WalkResult walked = loop.getBody()->walk([&](Operation *op) {
     // Loops and branches: their effects are their nested ops', walked too.
-    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isa<gpu::BarrierOp>(op))
       return WalkResult::advance();
     auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effecting)
@@ -58,18 +64,64 @@ static FailureOr<SmallVector<Access>> collectAccesses(scf::ForOp loop) {
   return accesses;
 }
 
-/// Whether `load` reads exactly what `store` writes.
-static bool readsStoredLocation(memref::LoadOp load, memref::StoreOp store) {
-  return load.getMemRef() == store.getMemRef() &&
-         llvm::equal(load.getIndices(), store.getIndices());
+namespace {
+/// Where a store of a loop body writes: a `memref.store`, or a
+/// `vector.transfer_write` to a memref, unmasked and in bounds (a read of
+/// its location then sees every element the carried vector holds).
+struct StoredPlace {
+  Value memref;
+  ValueRange indices;
+};
+} // namespace
+
+static std::optional<StoredPlace> getStoredLocation(Operation *op) {
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return StoredPlace{store.getMemRef(), store.getIndices()};
+  auto write = dyn_cast<vector::TransferWriteOp>(op);
+  if (!write || !isa<MemRefType>(write.getShapedType()) || write.getMask() ||
+      !llvm::all_of(write.getInBoundsValues(), [](bool in) { return in; }))
+    return std::nullopt;
+  return StoredPlace{write.getBase(), write.getIndices()};
+}
+
+/// Whether `read` reads exactly what `store` (a memref.store or a qualifying
+/// vector.transfer_write) writes: the same memref, indices and, for vectors,
+/// type, permutation and bounds, unmasked.
+static bool readsStoredLocation(Operation *read, Operation *store) {
+  if (auto load = dyn_cast<memref::LoadOp>(read)) {
+    auto scalar = dyn_cast<memref::StoreOp>(store);
+    return scalar && load.getMemRef() == scalar.getMemRef() &&
+           llvm::equal(load.getIndices(), scalar.getIndices());
+  }
+  auto transfer = dyn_cast<vector::TransferReadOp>(read);
+  auto write = dyn_cast<vector::TransferWriteOp>(store);
+  return transfer && write && !transfer.getMask() &&
+         transfer.getBase() == write.getBase() &&
+         llvm::equal(transfer.getIndices(), write.getIndices()) &&
+         transfer.getVectorType() == write.getVectorType() &&
+         transfer.getPermutationMap() == write.getPermutationMap() &&
+         transfer.getInBoundsValues() == write.getInBoundsValues();
+}
+
+/// Whether `other` is a vector transfer of the same memref as `store` (a
+/// qualifying vector.transfer_write) whose elements provably differ from
+/// the stored ones: another accumulator tile of the same output.
+static bool isDisjointTransfer(Operation *other, Operation *store) {
+  auto write = dyn_cast<vector::TransferWriteOp>(store);
+  auto transfer = dyn_cast<VectorTransferOpInterface>(other);
+  return write && transfer && transfer.getBase() == write.getBase() &&
+         vector::isDisjointTransferSet(
+             cast<VectorTransferOpInterface>(write.getOperation()), transfer,
+             /*testDynamicValueUsingBounds=*/true);
 }
 
 namespace {
 /// A store of a loop body that can become a loop-carried value, with the
-/// loads of its location.
+/// reads of its location.
 struct Accumulator {
-  memref::StoreOp store;
-  SmallVector<memref::LoadOp> loads;
+  Operation *store;
+  StoredPlace location;
+  SmallVector<Operation *> loads;
 };
 } // namespace
 
@@ -80,22 +132,23 @@ static std::optional<Accumulator> findAccumulator(scf::ForOp loop) {
   if (failed(accesses))
     return std::nullopt;
   Block *body = loop.getBody();
-  for (auto store : body->getOps<memref::StoreOp>()) {
-    if (!loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
-        !llvm::all_of(store.getIndices(), [&](Value index) {
+  for (Operation &store : *body) {
+    std::optional<StoredPlace> location = getStoredLocation(&store);
+    if (!location || !loop.isDefinedOutsideOfLoop(location->memref) ||
+        !llvm::all_of(location->indices, [&](Value index) {
           return loop.isDefinedOutsideOfLoop(index);
         }))
       continue;
-    Value root = getRootBuffer(store.getMemRef());
-    Accumulator accumulator{store, {}};
+    Value root = getRootBuffer(location->memref);
+    Accumulator accumulator{&store, *location, {}};
     bool alone = llvm::all_of(*accesses, [&](const Access &access) {
-      if (access.root != root || access.op == store)
+      if (access.root != root || access.op == &store ||
+          isDisjointTransfer(access.op, &store))
         return true;
-      auto load = dyn_cast<memref::LoadOp>(access.op);
-      if (!load || load->getBlock() != body ||
-          !readsStoredLocation(load, store))
+      if (access.op->getBlock() != body ||
+          !readsStoredLocation(access.op, &store))
         return false;
-      accumulator.loads.push_back(load);
+      accumulator.loads.push_back(access.op);
       return true;
     });
     if (alone)
@@ -104,16 +157,31 @@ static std::optional<Accumulator> findAccumulator(scf::ForOp loop) {
   return std::nullopt;
 }
 
-/// Moves `accumulator` out of `loop` (one load before, one store after),
+/// A read of `accumulator`'s location before `loop`.
+static Value readBefore(RewriterBase &rewriter, scf::ForOp loop,
+                        const Accumulator &accumulator) {
+  StoredPlace where = accumulator.location;
+  Location loc = accumulator.store->getLoc();
+  rewriter.setInsertionPoint(loop);
+  if (isa<memref::StoreOp>(accumulator.store))
+    return memref::LoadOp::create(rewriter, loc, where.memref, where.indices);
+  auto write = cast<vector::TransferWriteOp>(accumulator.store);
+  Type element = write.getVectorType().getElementType();
+  Value padding = arith::ConstantOp::create(
+      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
+  return vector::TransferReadOp::create(
+      rewriter, loc, write.getVectorType(), where.memref, where.indices,
+      write.getPermutationMapAttr(), padding, /*mask=*/Value(),
+      write.getInBoundsAttr());
+}
+
+/// Moves `accumulator` out of `loop` (one read before, one store after),
 /// returning the loop that replaces `loop`.
 static scf::ForOp hoist(RewriterBase &rewriter, scf::ForOp loop,
                         const Accumulator &accumulator) {
-  memref::StoreOp store = accumulator.store;
-  Location loc = store.getLoc();
-  rewriter.setInsertionPoint(loop);
-  Value initial = memref::LoadOp::create(rewriter, loc, store.getMemRef(),
-                                         store.getIndices());
-  Value stored = store.getValueToStore();
+  Operation *store = accumulator.store;
+  Value initial = readBefore(rewriter, loop, accumulator);
+  Value stored = store->getOperand(0);
   FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
       rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
@@ -121,13 +189,13 @@ static scf::ForOp hoist(RewriterBase &rewriter, scf::ForOp loop,
       });
   auto newLoop = cast<scf::ForOp>(grown->getOperation());
   Value carried = newLoop.getRegionIterArgs().back();
-  // A load after the store in the same iteration reads the stored value.
-  for (memref::LoadOp load : accumulator.loads)
+  // A read after the store in the same iteration reads the stored value.
+  for (Operation *load : accumulator.loads)
     rewriter.replaceOp(load, load->isBeforeInBlock(store) ? carried : stored);
-  rewriter.setInsertionPointAfter(newLoop);
-  memref::StoreOp::create(rewriter, loc, newLoop.getResults().back(),
-                          store.getMemRef(), store.getIndices());
-  rewriter.eraseOp(store);
+  // The store itself moves after the loop and stores the loop's result.
+  rewriter.moveOpAfter(store, newLoop);
+  rewriter.modifyOpInPlace(
+      store, [&] { store->setOperand(0, newLoop.getResults().back()); });
   return newLoop;
 }
 

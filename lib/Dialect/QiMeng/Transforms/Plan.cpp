@@ -726,13 +726,6 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
              return op.getMatchingIndexingMap(&init).isIdentity();
            });
   };
-  bool reshapes = false;
-  if (!roots.empty())
-    if (auto func = roots.front()->getParentOfType<func::FuncOp>())
-      func.walk([&](Operation *op) {
-        reshapes |= isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                        memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
-      });
   for (linalg::LinalgOp op : roots) {
     if (getMatmulPath(op, target, tf32) == MatmulPath::None &&
         op.getNumDpsInits() == 1 && op.hasPureTensorSemantics()) {
@@ -745,12 +738,7 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
     }
     MatmulPath path = getMatmulPath(op, target, tf32);
     if (path == MatmulPath::Wgmma || path == MatmulPath::TensorCore) {
-      // The mma.sync kernel keeps its accumulators in registers across K
-      // (where a fill and a consumer fuse) unless its function reshapes
-      // tensors: the micro-coder then keeps views in the K loop (it does not
-      // fold them), and the accumulators are read and written at each K step.
-      if (op->getNumResults() != 1 ||
-          (path == MatmulPath::TensorCore && reshapes))
+      if (op->getNumResults() != 1)
         continue;
       // The kernel starts its accumulators from the fill's value (mma.sync
       // fragments take constants only).

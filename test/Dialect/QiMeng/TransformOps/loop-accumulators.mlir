@@ -91,7 +91,7 @@ module attributes {transform.with_named_sequence} {
 
 // Loops that must stay as they are: the location changes with the
 // iteration; another element of the same buffer is read (a view of it); the
-// store is conditional; a barrier may let other threads see the buffer.
+// store is conditional; a call may touch any memory.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     iter_args
 // CHECK:         return
@@ -123,7 +123,76 @@ func.func @kept(%in: memref<100xf32>, %out: memref<100xf32>, %c: i1) {
     %e = memref.load %in[%k] : memref<100xf32>
     %sum = arith.addf %o, %e : f32
     memref.store %sum, %out[%c0] : memref<100xf32>
+    func.call @opaque() : () -> ()
+  }
+  return
+}
+func.func private @opaque()
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qimeng.hoist_loop_accumulators %f : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A warp's accumulator tiles as the vectorized tensor-core kernel has them
+// before the mma conversion: two halves of one output tile, read and written
+// through views of a reshaped output (no alias folding there), with barriers
+// around the shared tiles in the K loop. Each becomes a loop-carried vector
+// (the other half's accesses provably touch other elements); the barriers
+// stay. A read of another place of the same output keeps the second loop as
+// it is.
+// CHECK-LABEL: func.func @vector_tiles
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape
+// CHECK:         %[[TILE:.+]] = memref.subview %[[FLAT]]
+// CHECK-DAG:     %[[TOP:.+]] = vector.transfer_read %[[TILE]][%c0, %c0], %{{.+}} {in_bounds = [true, true]}
+// CHECK-DAG:     %[[BOTTOM:.+]] = vector.transfer_read %[[TILE]][%c8, %c0], %{{.+}} {in_bounds = [true, true]}
+// CHECK:         %[[R:.+]]:2 = scf.for {{.*}} iter_args(%[[ACC0:.+]] = %{{.+}}, %[[ACC1:.+]] = %{{.+}}) -> (vector<8x8xf32>, vector<8x8xf32>)
+// CHECK-NOT:       vector.transfer_write {{.*}} %[[TILE]]
+// CHECK:           gpu.barrier
+// CHECK-DAG:       %[[SUM0:.+]] = vector.contract {{.*}} %[[ACC0]]
+// CHECK-DAG:       %[[SUM1:.+]] = vector.contract {{.*}} %[[ACC1]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.yield
+// CHECK-DAG:     vector.transfer_write %[[R]]#{{[01]}}, %[[TILE]][%c0, %c0] {in_bounds = [true, true]}
+// CHECK-DAG:     vector.transfer_write %[[R]]#{{[01]}}, %[[TILE]][%c8, %c0] {in_bounds = [true, true]}
+// CHECK:         scf.for
+// CHECK-NOT:       iter_args
+// CHECK:           vector.transfer_write
+// CHECK:         return
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @vector_tiles(%x: memref<16x64xf32>, %w: memref<64x8xf32>, %y: memref<2x8x8xf32>, %other: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %flat = memref.collapse_shape %y [[0, 1], [2]] : memref<2x8x8xf32> into memref<16x8xf32>
+  %tile = memref.subview %flat[0, 0] [16, 8] [1, 1] : memref<16x8xf32> to memref<16x8xf32, strided<[8, 1]>>
+  scf.for %k = %c0 to %c64 step %c8 {
     gpu.barrier
+    %a0 = vector.transfer_read %x[%c0, %k], %zero {in_bounds = [true, true]} : memref<16x64xf32>, vector<8x8xf32>
+    %a1 = vector.transfer_read %x[%c8, %k], %zero {in_bounds = [true, true]} : memref<16x64xf32>, vector<8x8xf32>
+    %b = vector.transfer_read %w[%k, %c0], %zero {in_bounds = [true, true]} : memref<64x8xf32>, vector<8x8xf32>
+    %acc0 = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true, true]} : memref<16x8xf32, strided<[8, 1]>>, vector<8x8xf32>
+    %acc1 = vector.transfer_read %tile[%c8, %c0], %zero {in_bounds = [true, true]} : memref<16x8xf32, strided<[8, 1]>>, vector<8x8xf32>
+    %sum0 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a0, %b, %acc0 : vector<8x8xf32>, vector<8x8xf32> into vector<8x8xf32>
+    %sum1 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a1, %b, %acc1 : vector<8x8xf32>, vector<8x8xf32> into vector<8x8xf32>
+    vector.transfer_write %sum0, %tile[%c0, %c0] {in_bounds = [true, true]} : vector<8x8xf32>, memref<16x8xf32, strided<[8, 1]>>
+    vector.transfer_write %sum1, %tile[%c8, %c0] {in_bounds = [true, true]} : vector<8x8xf32>, memref<16x8xf32, strided<[8, 1]>>
+    gpu.barrier
+  }
+  scf.for %k = %c0 to %c64 step %c8 {
+    %acc = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true, true]} : memref<16x8xf32, strided<[8, 1]>>, vector<16x8xf32>
+    %peek = vector.transfer_read %y[%other, %c0, %c0], %zero {in_bounds = [true]} : memref<2x8x8xf32>, vector<8xf32>
+    %p = vector.broadcast %peek : vector<8xf32> to vector<16x8xf32>
+    %sum = arith.addf %acc, %p : vector<16x8xf32>
+    vector.transfer_write %sum, %tile[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<16x8xf32, strided<[8, 1]>>
   }
   return
 }

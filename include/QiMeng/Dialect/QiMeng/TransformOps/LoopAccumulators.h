@@ -18,19 +18,24 @@
 namespace mlir::qimeng {
 
 /// In every `scf.for` nested in `root` (innermost first), replaces a
-/// `memref.store` of the loop body to a location that does not change with
-/// the iteration (memref and indices defined outside the loop) by a
-/// loop-carried value: one load before the loop, one store after it, the
-/// body's loads of that location reading the carried value (or the value
+/// `memref.store` (or an unmasked, in-bounds `vector.transfer_write` to a
+/// memref) of the loop body to a location that does not change with the
+/// iteration (memref and indices defined outside the loop) by a
+/// loop-carried value: one read before the loop, one store after it, the
+/// body's reads of that location reading the carried value (or the value
 /// stored before them in the same iteration).
 ///
 /// A location qualifies when nothing else in the loop touches its buffer:
 /// every access to a memref viewing the same allocation or argument is a
-/// `memref.load` or that one store, directly in the loop body and with the
-/// same memref and indices; and every other op of the loop has no memory
-/// effect or only effects on values (a barrier, an unknown call keeps the
-/// loop as it is). Distinct allocations and arguments are taken not to
-/// overlap, as QiMeng's host code allocates them.
+/// read of the same memref and indices (`memref.load`, or
+/// `vector.transfer_read` of the same vector type, permutation and bounds,
+/// unmasked) or that one store, directly in the loop body; and every other
+/// op of the loop has no memory effect or only effects on values (an
+/// unknown call keeps the loop as it is). Barriers do not: the store and its
+/// reads run in every iteration for every thread, so a location two threads
+/// share would be a race in the loop as written. Distinct allocations and
+/// arguments are taken not to overlap, as QiMeng's host code allocates
+/// them.
 ///
 /// Returns the number of accumulators moved.
 unsigned hoistLoopAccumulators(RewriterBase &rewriter, Operation *root);

@@ -295,17 +295,22 @@ def QiMeng_HoistLoopAccumulatorsOp
   let summary = "Keep the accumulators of serial loops in registers";
   let description = [{
     In every `scf.for` nested in the target (innermost first), a
-    `memref.store` of the loop body to a location that does not change with
-    the iteration becomes a loop-carried value: one load before the loop,
-    one store after it. A thread that reduces serially (an output element per
+    `memref.store` (or an unmasked, in-bounds `vector.transfer_write` to a
+    memref) of the loop body to a location that does not change with the
+    iteration becomes a loop-carried value: one read before the loop, one
+    store after it. A thread that reduces serially (an output element per
     thread) then no longer loads and stores its output in every iteration,
     which LLVM cannot undo: it cannot prove that the loop's other loads do
-    not alias the output.
+    not alias the output. A warp's accumulator tile read through views of a
+    reshaped buffer, which upstream's `hoist_redundant_vector_transfers`
+    does not take, is kept in registers the same way.
 
     A location qualifies when every access in the loop to the allocation or
-    argument it views is a `memref.load` of the same memref and indices, or
-    that store, directly in the loop body, and every other op of the loop
-    names the values it touches (a barrier keeps the loop as it is).
+    argument it views is a read of the same memref and indices (a
+    `memref.load`, or a `vector.transfer_read` of the same type, permutation
+    and bounds) or that store, directly in the loop body, and every other op
+    of the loop names the values it touches (a call keeps the loop as it is;
+    a barrier does not, as no other op of the loop touches the location).
     Distinct allocations and arguments are taken not to overlap. Loops that
     do not qualify are left as they are; the step never fails.
 
