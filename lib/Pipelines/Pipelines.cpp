@@ -343,6 +343,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
   // x ** 2 as a multiply; other integer powers with the i32 exponent
   // libdevice takes.
   pm.addPass(qimeng::createQiMengIntegerPowersPass());
+  // Reshapes into several dynamic sizes, which upstream's
+  // expand-strided-metadata crashes on, as explicit views.
+  pm.addPass(qimeng::createQiMengReinterpretDynamicExpandsPass());
   // Constants and index math used inside the launch move into it, so the
   // outliner does not turn them into kernel arguments.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

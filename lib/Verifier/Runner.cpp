@@ -143,14 +143,19 @@ static constexpr llvm::StringLiteral kCpuPipeline =
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},canonicalize,"
     // Integer powers computed as on the GPU (qimeng-integer-powers).
-    "qimeng-record-signatures,qimeng-integer-powers,convert-linalg-to-loops,"
+    "qimeng-record-signatures,qimeng-integer-powers,"
+    // Reshapes into several dynamic sizes as views (as on the GPU).
+    "qimeng-reinterpret-dynamic-expands,convert-linalg-to-loops,"
     // Arithmetic on bf16 and f16 in f32, rounded after each operation (the
     // GPU's result), and bf16 conversions as integer code: the host's libgcc
     // need not have the soft-float bf16 routines.
     "math-extend-to-supported-types{target-type=f32},"
     "arith-emulate-unsupported-floats{source-types=bf16,f16 target-type=f32},"
     "arith-expand{include-bf16=true},lower-affine,"
-    "convert-scf-to-cf,expand-strided-metadata,convert-math-to-llvm,"
+    // expand-strided-metadata computes the sizes of reshaped dynamic
+    // dimensions with affine.apply: lowered once more after it.
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "convert-math-to-llvm,"
     "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
     "reconcile-unrealized-casts";

@@ -150,6 +150,25 @@ def QiMengIntegerPowersPass : Pass<"qimeng-integer-powers", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def QiMengReinterpretDynamicExpandsPass
+    : Pass<"qimeng-reinterpret-dynamic-expands", "ModuleOp"> {
+  let summary = "Reshapes into several dynamic sizes as explicit views";
+  let description = [{
+    A `memref.expand_shape` that splits one dimension into two or more
+    dynamic ones (torch-mlir's Linear over a dynamic batch of sequences:
+    the rows of its 2-D matmul expanded back into batch and sequence)
+    crashes MLIR 22's `expand-strided-metadata`, which both the GPU lowering
+    and the verifier's host pipeline run. On a buffer with the identity
+    layout (what QiMeng's bufferization gives kernel arguments and results)
+    the expanded view is row-major over the given sizes: the pass writes it
+    as a `memref.reinterpret_cast` with those sizes and their suffix
+    products as strides. Any other such reshape is refused with a
+    diagnostic at the op instead of a crash.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def QiMengLowerFragmentVectorsPass
     : Pass<"qimeng-lower-fragment-vectors", "gpu::GPUModuleOp"> {
   let summary = "n-D vector broadcasts and shape casts in kernels as inserts";
