@@ -10,6 +10,7 @@
 #include "Im2Col.h"
 #include "KernelAsserts.h"
 #include "QiMeng/Transforms/Linalg/Generalize.h"
+#include "ReshapedProducts.h"
 #include "ScalarOutputs.h"
 #include "SharedInits.h"
 #include "TransposedConv.h"
@@ -1760,6 +1761,7 @@ public:
     populateKernelAssertPatterns(patterns);
     populateScalarOutputPatterns(patterns);
     populateSharedInitPatterns(patterns);
+    populateReshapedProductPatterns(patterns);
     if (padMatmuls)
       patterns.add<PadMatmulToTiles>(ctx, wgmma, numSMs);
     GreedyRewriteConfig config;
