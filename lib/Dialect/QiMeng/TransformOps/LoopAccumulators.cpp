@@ -2,6 +2,8 @@
 
 #include "QiMeng/Dialect/QiMeng/TransformOps/LoopAccumulators.h"
 
+#include "QiMeng/Dialect/QiMeng/IR/Buffers.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -13,17 +15,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
-
-/// The allocation or argument `buffer` views.
-static Value getRootBuffer(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
 
 namespace {
 /// A memory effect of an op nested in a loop, on the buffer `root`.
@@ -55,7 +49,7 @@ static FailureOr<SmallVector<Access>> collectAccesses(scf::ForOp loop) {
       Value value = effect.getValue();
       if (!value)
         return WalkResult::interrupt();
-      accesses.push_back({op, getRootBuffer(value)});
+      accesses.push_back({op, qimeng::getViewRoot(value)});
     }
     return WalkResult::advance();
   });
@@ -85,8 +79,9 @@ static std::optional<StoredPlace> getStoredLocation(Operation *op) {
 }
 
 /// Whether `read` reads exactly what `store` (a memref.store or a qualifying
-/// vector.transfer_write) writes: the same memref, indices and, for vectors,
-/// type, permutation and bounds, unmasked.
+/// vector.transfer_write) writes: the same memref and indices and, for
+/// vectors, what upstream's checkSameValueRAW asks (type, permutation,
+/// masks).
 static bool readsStoredLocation(Operation *read, Operation *store) {
   if (auto load = dyn_cast<memref::LoadOp>(read)) {
     auto scalar = dyn_cast<memref::StoreOp>(store);
@@ -95,12 +90,8 @@ static bool readsStoredLocation(Operation *read, Operation *store) {
   }
   auto transfer = dyn_cast<vector::TransferReadOp>(read);
   auto write = dyn_cast<vector::TransferWriteOp>(store);
-  return transfer && write && !transfer.getMask() &&
-         transfer.getBase() == write.getBase() &&
-         llvm::equal(transfer.getIndices(), write.getIndices()) &&
-         transfer.getVectorType() == write.getVectorType() &&
-         transfer.getPermutationMap() == write.getPermutationMap() &&
-         transfer.getInBoundsValues() == write.getInBoundsValues();
+  return transfer && write && transfer.getBase() == write.getBase() &&
+         vector::checkSameValueRAW(write, transfer);
 }
 
 /// Whether `other` is a vector transfer of the same memref as `store` (a
@@ -139,7 +130,7 @@ static std::optional<Accumulator> findAccumulator(scf::ForOp loop) {
           return loop.isDefinedOutsideOfLoop(index);
         }))
       continue;
-    Value root = getRootBuffer(location->memref);
+    Value root = qimeng::getViewRoot(location->memref);
     Accumulator accumulator{&store, *location, {}};
     bool alone = llvm::all_of(*accesses, [&](const Access &access) {
       if (access.root != root || access.op == &store ||
@@ -281,7 +272,7 @@ static bool isRegisterBlock(linalg::LinalgOp op) {
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (!isa<MemRefType>(init.get().getType()))
       return false;
-    outputs.insert(getRootBuffer(init.get()));
+    outputs.insert(qimeng::getViewRoot(init.get()));
     for (AffineExpr expr : op.getMatchingIndexingMap(&init).getResults()) {
       if (isa<AffineConstantExpr>(expr))
         continue;
@@ -293,13 +284,13 @@ static bool isRegisterBlock(linalg::LinalgOp op) {
   for (OpOperand *input : op.getDpsInputOperands())
     if (isa<ShapedType>(input->get().getType()) &&
         (!isa<MemRefType>(input->get().getType()) ||
-         outputs.contains(getRootBuffer(input->get()))))
+         outputs.contains(qimeng::getViewRoot(input->get()))))
       return false;
   // Reads in the body (a padded input read through its source) must not
   // see an output either.
   WalkResult walked = op.getBlock()->walk([&](Operation *nested) {
     if (auto load = dyn_cast<memref::LoadOp>(nested))
-      return outputs.contains(getRootBuffer(load.getMemRef()))
+      return outputs.contains(qimeng::getViewRoot(load.getMemRef()))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     if (isa<linalg::IndexOp, linalg::YieldOp>(nested) ||
