@@ -287,15 +287,11 @@ LogicalResult ScriptBuilder::emitMma(MmaOp op) {
     return op.emitOpError() << "asks for " << stringifyMmaKind(op.getKind())
                             << "; the built-in micro-coder implements "
                                "mma_sync and wgmma";
-  // Upstream's vector-to-mma.sync conversion handles f16 operands (from
-  // ldmatrix), f64 ones (m8n8k4, from plain shared loads) and f32 ones,
-  // which the plan declares as tf32 (m16n8k8 or m16n8k4).
-  MmaType in = op.getAType();
-  if (in != op.getBType() ||
-      (in != MmaType::f16 && in != MmaType::f64 && in != MmaType::tf32))
-    return op.emitOpError() << "has " << stringifyMmaType(op.getAType())
-                            << " inputs; the built-in micro-coder implements "
-                               "mma_sync with f16, tf32 or f64 inputs only";
+  // Every mma_sync type the op's verifier accepts is implemented: f16 and
+  // bf16 operands from ldmatrix (bf16 converted as f16 and lowered by
+  // qimeng-lower-bf16-mma-sync), f64 ones (m8n8k4, from plain shared loads)
+  // and f32 ones declared as tf32 (m16n8k8 or m16n8k4), by upstream's
+  // vector-to-mma.sync conversion (convertToMmaSync).
   if (!state.fusedInto.empty())
     return op.emitOpError() << "computes '" << op.getTarget()
                             << "' on tensor cores, but it was fused into '"

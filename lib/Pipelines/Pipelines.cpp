@@ -371,6 +371,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
     launches.output = options.launchManifest;
     pm.addPass(qimeng::createQiMengExportLaunchesPass(launches));
   }
+  // bf16 tensor-core instructions, which upstream's nvgpu lowering does
+  // not take.
+  pm.addPass(qimeng::createQiMengLowerBf16MmaSyncPass());
   // Upstream links libdevice only from a toolkit named in the environment.
   qimeng::useFoundCudaToolkit();
   gpu::GPUToNVVMPipelineOptions nvvm;

@@ -169,6 +169,38 @@ def QiMengReinterpretDynamicExpandsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def QiMengLowerBf16MmaSyncPass
+    : Pass<"qimeng-lower-bf16-mma-sync", "ModuleOp"> {
+  let summary = "bf16 nvgpu.mma.sync as NVVM's mma.sync";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm` (MLIR 22) lowers `nvgpu.mma.sync`
+    with f16, tf32, f64 and integer operands, but fails on bf16 ones
+    ("failed to deduce operand PTX types"), although sm_80 has the
+    instruction (`mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`, and
+    m16n8k8). This pass, a step of `--lower-to-nvvm` before the upstream
+    pipeline, rewrites each bf16 `nvgpu.mma.sync` as `nvvm.mma.sync`: each
+    row of the A and B fragments (two bf16 values) becomes the 32-bit
+    register the instruction takes (`vector.bitcast`), the f32 accumulator's
+    elements are passed in row order, and the result struct is gathered
+    back into the accumulator's vector type. An accumulator that is not f32
+    (the instruction has none) is refused with a diagnostic at the op.
+
+    Example:
+
+    ```mlir
+    %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>)
+        -> vector<2x2xf32>
+    // becomes four and two i32 registers, four f32 values, and
+    %r = nvvm.mma.sync A[...] B[...] C[...] {... multiplicandAPtxType =
+        #nvvm.mma_type<bf16> ...} : (i32, i32, f32) -> !llvm.struct<(...)>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def QiMengLowerFragmentVectorsPass
     : Pass<"qimeng-lower-fragment-vectors", "gpu::GPUModuleOp"> {
   let summary = "n-D vector broadcasts and shape casts in kernels as inserts";

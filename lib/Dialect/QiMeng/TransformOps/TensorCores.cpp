@@ -12,6 +12,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -106,7 +107,80 @@ LogicalResult mlir::qimeng::startAccumulatorsFromFill(gpu::LaunchOp launch,
   return success();
 }
 
+static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32);
+
+/// Retypes every value defined in `launch` (results, block arguments,
+/// attributes) from the 16-bit float type `from` to `to`, constants by their
+/// bits. Values the launch captures from outside keep their types, so the
+/// ops that use them are inconsistent until the reverse retype: only for the
+/// span of a conversion that does not look at them.
+static void punHalfType(gpu::LaunchOp launch, FloatType from, FloatType to) {
+  using AttrResult = std::optional<std::pair<Attribute, WalkResult>>;
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](FloatType type) -> std::optional<Type> {
+    if (type != from)
+      return std::nullopt;
+    return to;
+  });
+  replacer.addReplacement([&](FloatAttr attr) -> AttrResult {
+    if (attr.getType() != from)
+      return std::nullopt;
+    APFloat bits(to.getFloatSemantics(), attr.getValue().bitcastToAPInt());
+    return std::make_pair(FloatAttr::get(to, bits), WalkResult::skip());
+  });
+  replacer.addReplacement([&](DenseElementsAttr attr) -> AttrResult {
+    if (attr.getElementType() != from)
+      return std::nullopt;
+    return std::make_pair(Attribute(attr.bitcast(to)), WalkResult::skip());
+  });
+  replacer.recursivelyReplaceElementsIn(launch, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+/// Whether a value defined in `launch` has a type of element type `type`.
+static bool definesValuesOf(gpu::LaunchOp launch, Type type) {
+  auto has = [&](Value value) {
+    return getElementTypeOrSelf(value.getType()) == type;
+  };
+  return launch.getBody()
+      .walk([&](Operation *op) {
+        bool found = llvm::any_of(op->getResults(), has);
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            found |= llvm::any_of(block.getArguments(), has);
+        return found ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
+  MLIRContext *ctx = launch.getContext();
+  // Upstream's conversion knows the fragments of f16, not of bf16, although
+  // the two share their fragment layouts, ldmatrix loads and instruction
+  // shapes. A bf16 kernel (none of its values f16) is converted as if it
+  // were f16 and retyped back afterwards; qimeng-lower-bf16-mma-sync then
+  // emits the bf16 instruction.
+  Type bf16 = BFloat16Type::get(ctx), f16 = Float16Type::get(ctx);
+  bool bf16Operands = false;
+  launch.walk([&](vector::ContractionOp contract) {
+    bf16Operands |= getElementTypeOrSelf(contract.getLhsType()) == bf16;
+  });
+  if (bf16Operands) {
+    if (definesValuesOf(launch, f16))
+      return launch.emitOpError()
+             << "has bf16 contractions and f16 values; mma.sync takes the "
+                "bf16 ones only in kernels without f16";
+    punHalfType(launch, cast<FloatType>(bf16), cast<FloatType>(f16));
+  }
+  LogicalResult converted = convertContractions(launch, tf32);
+  if (bf16Operands)
+    punHalfType(launch, cast<FloatType>(f16), cast<FloatType>(bf16));
+  return converted;
+}
+
+/// convertToMmaSync after any retyping.
+static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32) {
   MLIRContext *ctx = launch.getContext();
   RewritePatternSet patterns(ctx);
   populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);

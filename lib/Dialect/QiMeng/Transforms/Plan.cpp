@@ -86,8 +86,8 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
              std::make_pair(m, n);
 }
 
-/// wgmma on a target that has it: see takesWgmma. Tensor cores: f16
-/// operands with f32 accumulation, f32 throughout when `tf32` allows it
+/// wgmma on a target that has it: see takesWgmma. Tensor cores: f16 or
+/// bf16 operands with f32 accumulation, f32 throughout when `tf32` allows it
 /// (computed as tf32), or f64 throughout, in row-major (m, k) x (k, n)
 /// order, whole tiles, batched or not (see planTensorCoreMatmul). SIMT: f32
 /// accumulation with f32, f16 or bf16 operands, or f64 throughout, batched
@@ -130,9 +130,10 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target,
   bool wholeTiles = bounds[batch] % kMmaBlockTile == 0 &&
                     bounds[batch + 1] % kMmaBlockTile == 0 &&
                     bounds[batch + 2] % kMmaReductionTile == 0;
-  bool mmaTypes = (acc.isF32() && lhs.isF16() && rhs.isF16()) ||
-                  (tf32 && acc.isF32() && lhs.isF32() && rhs.isF32()) ||
-                  (acc.isF64() && lhs.isF64() && rhs.isF64());
+  bool mmaTypes =
+      (acc.isF32() && lhs == rhs && (lhs.isF16() || lhs.isBF16())) ||
+      (tf32 && acc.isF32() && lhs.isF32() && rhs.isF32()) ||
+      (acc.isF64() && lhs.isF64() && rhs.isF64());
   if (mmaTypes && rowMajor && !sharedRhs && wholeTiles)
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
@@ -795,9 +796,9 @@ findFusions(ArrayRef<linalg::LinalgOp> roots, const TargetProfile &target,
 
 /// Tensor cores: 64x64 block tiles, four warps of 32x32 each, A and B tiles
 /// in shared memory (rows padded) filled by a 2-stage cp.async
-/// pipeline (docs/planner.md), by the type of the operands (`input`). f16:
-/// K step 32, mma.sync m16n8k16 from ldmatrix fragments. f32 (asked for as
-/// tf32): K step 32, mma.sync m16n8k8 (tf32 products, f32 sums) from
+/// pipeline (docs/planner.md), by the type of the operands (`input`). f16
+/// and bf16: K step 32, mma.sync m16n8k16 from ldmatrix fragments. f32 (asked
+/// for as tf32): K step 32, mma.sync m16n8k8 (tf32 products, f32 sums) from
 /// ldmatrix fragments for A and 32-bit shared loads for B. f64: K step 16
 /// (the same 4 KB per operand row of tiles), mma.sync m8n8k4 (DMMA, twice
 /// the FP64 rate of the SIMT units) from 64-bit shared loads; 32x32 blocks
@@ -847,9 +848,11 @@ LogicalResult Planner::planTensorCoreMatmul(OpBuilder &b, Location loc,
   else if (input.isF32())
     MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 8},
                   MmaType::tf32, MmaType::tf32, MmaType::f32);
-  else
+  else {
+    MmaType half = input.isBF16() ? MmaType::bf16 : MmaType::f16;
     MmaOp::create(b, loc, tag, MmaKind::mma_sync, ArrayRef<int64_t>{16, 8, 16},
-                  MmaType::f16, MmaType::f16, MmaType::f32);
+                  half, half, MmaType::f32);
+  }
   // A pipeline needs two K steps or more.
   if (k / kStep >= 2)
     PipelineOp::create(b, loc, tag, /*stages=*/2);

@@ -159,20 +159,6 @@ qimeng.plan @m provenance "builtin" {
 
 // -----
 
-func.func @m(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64xf32>) {
-  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xbf16>, memref<64x64xbf16>) outs(%C : memref<64x64xf32>)
-  return
-}
-qimeng.plan @m provenance "builtin" {
-  qimeng.tile "mm" [64, 64, 0] to block
-  qimeng.tile "mm" [32, 32, 0] to warp
-  qimeng.vectorize "mm" width 4
-  // expected-error @+1 {{has bf16 inputs; the built-in micro-coder implements mma_sync with f16, tf32 or f64 inputs only}}
-  qimeng.mma "mm" mma_sync [16, 8, 16] (bf16, bf16) -> f32
-}
-
-// -----
-
 func.func @m(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
   linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>)
   return

@@ -32,3 +32,30 @@ qimeng.plan @mm provenance "builtin" {
   qimeng.vectorize "mm" width 4
   qimeng.mma "mm" mma_sync [16, 8, 16] (f16, f16) -> f32
 }
+
+// bf16 operands: the same fragments, loads and instructions as f16 (upstream
+// converts f16 only; the launch is converted as f16 and retyped back), no f16
+// value left.
+// MMA-LABEL:   func.func @mm_bf16
+// MMA-NOT:       {{[^b]}}f16{{[>,]}}
+// MMA:           scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
+// MMA-NOT:       {{[^b]}}f16{{[>,]}}
+// MMA:             nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// MMA-NOT:       {{[^b]}}f16{{[>,]}}
+// MMA:             nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// MMA-NOT:       {{[^b]}}f16{{[>,]}}
+// MMA-COUNT-16:    nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA-NOT:       {{[^b]}}f16{{[>,]}}
+// MMA:         return
+func.func @mm_bf16(%A: memref<256x128xbf16>, %B: memref<128x512xbf16>, %C: memref<256x512xf32>) {
+  linalg.matmul {qimeng.tag = "mm"} ins(%A, %B : memref<256x128xbf16>, memref<128x512xbf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+qimeng.plan @mm_bf16 provenance "builtin" {
+  qimeng.tile "mm" [64, 64, 0] to block
+  qimeng.tile "mm" [0, 0, 32] to reduction
+  qimeng.promote "mm" operands [0, 1]
+  qimeng.tile "mm" [32, 32, 0] to warp
+  qimeng.vectorize "mm" width 4
+  qimeng.mma "mm" mma_sync [16, 8, 16] (bf16, bf16) -> f32
+}

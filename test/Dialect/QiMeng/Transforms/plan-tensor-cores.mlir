@@ -33,14 +33,15 @@ func.func @matmul_f16(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memr
 
 // -----
 
-// bf16 inputs (no tensor-core path upstream) and f16 with a transposed operand
-// take the SIMT matmul path.
+// bf16 inputs take f16's tensor-core plan (mma.sync m16n8k16 with bf16
+// operands); f16 with a transposed operand takes the SIMT matmul path.
 // SM80-LABEL: qimeng.plan @matmul_bf16 provenance "builtin" attributes {qimeng.replaceable} {
 // SM80-NEXT:    qimeng.tile "matmul0" [64, 64, 0] to block
-// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 16] to reduction
-// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1]
-// SM80-NEXT:    qimeng.tile "matmul0" [4, 4, 0] to thread
+// SM80-NEXT:    qimeng.tile "matmul0" [0, 0, 32] to reduction
+// SM80-NEXT:    qimeng.promote "matmul0" operands [0, 1] pad 8{{$}}
+// SM80-NEXT:    qimeng.tile "matmul0" [32, 32, 0] to warp
 // SM80-NEXT:    qimeng.vectorize "matmul0" width 4
+// SM80-NEXT:    qimeng.mma "matmul0" mma_sync [16, 8, 16] (bf16, bf16) -> f32
 // SM80-NEXT:    qimeng.pipeline "matmul0" stages 2
 // SM80-NEXT:  }
 // SM80-LABEL: qimeng.plan @matmul_f16_transposed provenance "builtin" attributes {qimeng.replaceable} {

@@ -83,10 +83,16 @@ def QiMeng_ConvertToMmaSyncOp
   let description = [{
     Inside the target `gpu.launch` (whose contraction was tiled to warps,
     promoted and vectorized with the tensor-core shape), turns the
-    `vector.contract` into `nvgpu.mma.sync` (m16n8k16 for f16 operands,
-    m8n8k4 for f64, m16n8k8 or m16n8k4 for f32 ones) and the reads of its
-    operands from shared memory into `nvgpu.ldmatrix` where the layout
+    `vector.contract` into `nvgpu.mma.sync` (m16n8k16 for f16 and bf16
+    operands, m8n8k4 for f64, m16n8k8 or m16n8k4 for f32 ones) and the reads
+    of its operands from shared memory into `nvgpu.ldmatrix` where the layout
     allows, using upstream's vector-to-GPU conversion.
+
+    Upstream's conversion knows f16 fragments only. bf16 ones have the same
+    layouts, loads and shapes: a launch with bf16 contractions is retyped to
+    f16 for the conversion and back afterwards (its `nvgpu.mma.sync` ops
+    keep bf16 operands, which `qimeng-lower-bf16-mma-sync` lowers). A launch
+    that also defines f16 values is refused.
 
     f32 operands are computed as tf32 (10 bits of mantissa) and only with
     `tf32`, the explicit request for that precision; without it an f32
