@@ -55,21 +55,26 @@ void ScriptBuilder::emitMapping() {
         "      transform.apply_patterns.canonicalization\n"
         "    } : !transform.any_op\n",
         k, foldAliasOps());
-    // A SIMT contraction written as a generic (a split-K or multi-batch
-    // product) becomes a vector.contract too, which lowers to FMAs: its
-    // reduction of products lowered to a multiply and an add per term.
-    // Before the unit dimensions go, which leave the reduction reading a
-    // broadcast of the products.
+    // A contraction written as a generic (a split-K or multi-batch product,
+    // a right operand every batch shares) becomes a vector.contract before
+    // the unit dimensions go, which leave the reduction reading a broadcast
+    // of the products. SIMT: lowered to FMAs (a multiply and an add per
+    // term). Tensor cores: upstream's mma.sync conversion takes it, with
+    // its operands' extensions folded in (mixed precision).
     for (auto [i, tag] : llvm::enumerate(tagOrder)) {
       const TargetState &state = targets[tag];
-      if (state.genericContraction && state.mmaShape.empty() &&
-          state.fusedInto.empty() && !state.wgmma)
+      if (state.genericContraction && state.fusedInto.empty() && !state.wgmma)
         os << llvm::formatv(
             "    transform.apply_patterns to %mapped_{0} {{\n"
             "      transform.apply_patterns.vector.reduction_to_contract\n"
+            "{1}"
             "      transform.apply_patterns.canonicalization\n"
             "    } : !transform.any_op\n",
-            i);
+            i,
+            state.mmaShape.empty()
+                ? ""
+                : "      "
+                  "transform.apply_patterns.vector.fold_arith_extension\n");
     }
     // Unit leading dimensions (a batched matmul's batch of one) go before
     // the accumulators are hoisted into loop-carried vectors.

@@ -120,13 +120,6 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target,
   // Row-major m, n, k after any batch loops (the right operand shared or
   // batched).
   bool rowMajor = isRowMajorAfterBatch(op, batch);
-  // Upstream's mma.sync conversion takes no right operand shared by the
-  // batches (a dynamic M split into tiles): those take the SIMT plan.
-  // Nor, batched, a generic's contraction (linalg.batch_matmul's it does).
-  bool sharedRhs =
-      op.getMatchingIndexingMap(op.getDpsInputOperand(1)).getNumResults() !=
-          batch + 2 ||
-      (batch > 0 && !isa<linalg::BatchMatmulOp>(op.getOperation()));
   bool wholeTiles = bounds[batch] % kMmaBlockTile == 0 &&
                     bounds[batch + 1] % kMmaBlockTile == 0 &&
                     bounds[batch + 2] % kMmaReductionTile == 0;
@@ -134,7 +127,7 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target,
       (acc.isF32() && lhs == rhs && (lhs.isF16() || lhs.isBF16())) ||
       (tf32 && acc.isF32() && lhs.isF32() && rhs.isF32()) ||
       (acc.isF64() && lhs.isF64() && rhs.isF64());
-  if (mmaTypes && rowMajor && !sharedRhs && wholeTiles)
+  if (mmaTypes && rowMajor && wholeTiles)
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
     return MatmulPath::Simt;
