@@ -37,14 +37,19 @@ SmallVector<Value> flatten(OpBuilder &b, Location loc, Value fragment) {
   return elements;
 }
 
-LogicalResult lowerBf16MmaSync(nvgpu::MmaSyncOp mma) {
+/// The instruction shape (m, n, k) of `mma`.
+SmallVector<int64_t> getShape(nvgpu::MmaSyncOp mma) {
+  return llvm::to_vector(llvm::map_range(mma.getMmaShape(), [](Attribute a) {
+    return cast<IntegerAttr>(a).getInt();
+  }));
+}
+
+/// Whether mma.sync has a bf16 instruction for `mma` (a diagnostic if not).
+LogicalResult checkBf16MmaSync(nvgpu::MmaSyncOp mma) {
   auto aType = cast<VectorType>(mma.getMatrixA().getType());
   auto bType = cast<VectorType>(mma.getMatrixB().getType());
   auto cType = cast<VectorType>(mma.getMatrixC().getType());
-  SmallVector<int64_t> shape =
-      llvm::to_vector(llvm::map_range(mma.getMmaShape(), [](Attribute a) {
-        return cast<IntegerAttr>(a).getInt();
-      }));
+  SmallVector<int64_t> shape = getShape(mma);
   if (!bType.getElementType().isBF16() || !cType.getElementType().isF32() ||
       cType.getRank() != 2 || aType.getRank() != 2 || bType.getRank() != 2 ||
       aType.getDimSize(1) != 2 || bType.getDimSize(1) != 2)
@@ -57,6 +62,13 @@ LogicalResult lowerBf16MmaSync(nvgpu::MmaSyncOp mma) {
     return mma.emitOpError()
            << "has bf16 operands and shape " << mma.getMmaShape()
            << "; mma.sync takes bf16 as m16n8k16 or m16n8k8";
+  return success();
+}
+
+/// `mma` (checked by checkBf16MmaSync) as NVVM's bf16 mma.sync.
+void lowerBf16MmaSync(nvgpu::MmaSyncOp mma) {
+  auto cType = cast<VectorType>(mma.getMatrixC().getType());
+  SmallVector<int64_t> shape = getShape(mma);
   OpBuilder b(mma);
   Location loc = mma.getLoc();
   SmallVector<Value> a = packRows(b, loc, mma.getMatrixA());
@@ -77,7 +89,6 @@ LogicalResult lowerBf16MmaSync(nvgpu::MmaSyncOp mma) {
   mma.replaceAllUsesWith(
       vector::FromElementsOp::create(b, loc, cType, elements).getResult());
   mma.erase();
-  return success();
 }
 
 class QiMengLowerBf16MmaSyncPass
@@ -91,9 +102,13 @@ public:
               .isBF16())
         mmas.push_back(mma);
     });
+    // All checked before any is rewritten: a failure leaves the module as
+    // it was.
     for (nvgpu::MmaSyncOp mma : mmas)
-      if (failed(lowerBf16MmaSync(mma)))
+      if (failed(checkBf16MmaSync(mma)))
         return signalPassFailure();
+    for (nvgpu::MmaSyncOp mma : mmas)
+      lowerBf16MmaSync(mma);
   }
 };
 

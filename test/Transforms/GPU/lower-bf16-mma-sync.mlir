@@ -50,3 +50,13 @@ func.func @bf16_acc(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xb
   %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xbf16>) -> vector<2x2xbf16>
   return %d : vector<2x2xbf16>
 }
+
+// -----
+
+// One op that has no instruction fails the pass before any op is rewritten.
+func.func @one_bad(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xf32>, %h: vector<2x2xbf16>) -> (vector<2x2xf32>, vector<2x2xbf16>) {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+  // expected-error @+1 {{has bf16 operands; tensor cores take them as 2-element rows of bf16 and both operands bf16 with f32 accumulators}}
+  %e = nvgpu.mma.sync (%a, %b, %h) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xbf16>) -> vector<2x2xbf16>
+  return %d, %e : vector<2x2xf32>, vector<2x2xbf16>
+}

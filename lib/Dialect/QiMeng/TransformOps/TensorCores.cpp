@@ -107,8 +107,6 @@ LogicalResult mlir::qimeng::startAccumulatorsFromFill(gpu::LaunchOp launch,
   return success();
 }
 
-static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32);
-
 /// Retypes every value defined in `launch` (results, block arguments,
 /// attributes) from the 16-bit float type `from` to `to`, constants by their
 /// bits. Values the launch captures from outside keep their types, so the
@@ -138,13 +136,19 @@ static void punHalfType(gpu::LaunchOp launch, FloatType from, FloatType to) {
                                         /*replaceTypes=*/true);
 }
 
-/// Whether a value defined in `launch` has a type of element type `type`.
+/// Whether a value defined in `launch` (its own block arguments included)
+/// has a type that is or contains `type`.
 static bool definesValuesOf(gpu::LaunchOp launch, Type type) {
   auto has = [&](Value value) {
-    return getElementTypeOrSelf(value.getType()) == type;
+    return value.getType()
+        .walk([&](Type nested) {
+          return nested == type ? WalkResult::interrupt()
+                                : WalkResult::advance();
+        })
+        .wasInterrupted();
   };
-  return launch.getBody()
-      .walk([&](Operation *op) {
+  return launch
+      ->walk([&](Operation *op) {
         bool found = llvm::any_of(op->getResults(), has);
         for (Region &region : op->getRegions())
           for (Block &block : region)
@@ -156,32 +160,6 @@ static bool definesValuesOf(gpu::LaunchOp launch, Type type) {
 
 LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
   MLIRContext *ctx = launch.getContext();
-  // Upstream's conversion knows the fragments of f16, not of bf16, although
-  // the two share their fragment layouts, ldmatrix loads and instruction
-  // shapes. A bf16 kernel (none of its values f16) is converted as if it
-  // were f16 and retyped back afterwards; qimeng-lower-bf16-mma-sync then
-  // emits the bf16 instruction.
-  Type bf16 = BFloat16Type::get(ctx), f16 = Float16Type::get(ctx);
-  bool bf16Operands = false;
-  launch.walk([&](vector::ContractionOp contract) {
-    bf16Operands |= getElementTypeOrSelf(contract.getLhsType()) == bf16;
-  });
-  if (bf16Operands) {
-    if (definesValuesOf(launch, f16))
-      return launch.emitOpError()
-             << "has bf16 contractions and f16 values; mma.sync takes the "
-                "bf16 ones only in kernels without f16";
-    punHalfType(launch, cast<FloatType>(bf16), cast<FloatType>(f16));
-  }
-  LogicalResult converted = convertContractions(launch, tf32);
-  if (bf16Operands)
-    punHalfType(launch, cast<FloatType>(f16), cast<FloatType>(bf16));
-  return converted;
-}
-
-/// convertToMmaSync after any retyping.
-static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32) {
-  MLIRContext *ctx = launch.getContext();
   RewritePatternSet patterns(ctx);
   populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
   GreedyRewriteConfig config;
@@ -189,6 +167,23 @@ static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32) {
   if (failed(applyPatternsGreedily(launch, std::move(patterns), config)))
     return launch.emitOpError()
            << "did not converge while preparing contractions for mma.sync";
+  // Upstream's conversion knows the fragments of f16, not of bf16, although
+  // the two share their fragment layouts, ldmatrix loads and instruction
+  // shapes. A bf16 kernel (none of its values f16) is converted as if it
+  // were f16 and retyped back right after; qimeng-lower-bf16-mma-sync then
+  // emits the bf16 instruction. Nothing folds in between (the conversion
+  // builds ops, it does not fold them): a fold would compute on bf16 bits
+  // as f16 values, and the greedy driver would move constants out of the
+  // launch, beyond the retype.
+  Type bf16 = BFloat16Type::get(ctx), f16 = Float16Type::get(ctx);
+  bool bf16Operands = false;
+  launch.walk([&](vector::ContractionOp contract) {
+    bf16Operands |= getElementTypeOrSelf(contract.getLhsType()) == bf16;
+  });
+  if (bf16Operands && definesValuesOf(launch, f16))
+    return launch.emitOpError()
+           << "has bf16 contractions and f16 values; mma.sync takes the "
+              "bf16 ones only in kernels without f16";
   // The conversion rebuilds the loops that carry accumulators and drops
   // their attributes (the loop names later steps look for): keep them by
   // position, loops being rebuilt in place.
@@ -201,7 +196,13 @@ static LogicalResult convertContractions(gpu::LaunchOp launch, bool tf32) {
   };
   auto before = loopAttrs();
   IRRewriter rewriter(ctx);
-  if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, launch)))
+  if (bf16Operands)
+    punHalfType(launch, cast<FloatType>(bf16), cast<FloatType>(f16));
+  LogicalResult converted =
+      convertVectorToNVVMCompatibleMMASync(rewriter, launch);
+  if (bf16Operands)
+    punHalfType(launch, cast<FloatType>(f16), cast<FloatType>(bf16));
+  if (failed(converted))
     return launch.emitOpError() << "could not be rewritten to mma.sync";
   // The conversion leaves the ops it replaced behind, dead: drop them. The
   // conversion takes whole slices or nothing: a contraction left over means

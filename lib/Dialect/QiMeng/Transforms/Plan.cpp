@@ -86,6 +86,38 @@ bool isRowMajorAfterBatch(linalg::LinalgOp op, int64_t batch) {
              std::make_pair(m, n);
 }
 
+/// Whether the products of `op`, a contraction, are in its accumulator's
+/// type, as tensor cores compute them: a named op, or a generic whose body
+/// adds to the accumulator the product of its inputs, each extended or
+/// not (not a product taken in the inputs' narrower type and then
+/// extended).
+bool multipliesInAccumulatorType(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return true;
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield.getNumOperands() != 1)
+    return false;
+  auto isInput = [&](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      v = ext.getIn();
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &body &&
+           arg.getArgNumber() < generic.getNumDpsInputs();
+  };
+  Value acc = body.getArgument(body.getNumArguments() - 1);
+  Operation *add = yield.getOperand(0).getDefiningOp();
+  if (!add || !isa<arith::AddFOp>(add))
+    return false;
+  Value product = add->getOperand(0) == acc   ? add->getOperand(1)
+                  : add->getOperand(1) == acc ? add->getOperand(0)
+                                              : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  return mul && mul.getType() == acc.getType() && isInput(mul.getLhs()) &&
+         isInput(mul.getRhs());
+}
+
 /// wgmma on a target that has it: see takesWgmma. Tensor cores: f16 or
 /// bf16 operands with f32 accumulation, f32 throughout when `tf32` allows it
 /// (computed as tf32), or f64 throughout, in row-major (m, k) x (k, n)
@@ -127,7 +159,7 @@ MatmulPath getMatmulPath(linalg::LinalgOp op, const TargetProfile &target,
       (acc.isF32() && lhs == rhs && (lhs.isF16() || lhs.isBF16())) ||
       (tf32 && acc.isF32() && lhs.isF32() && rhs.isF32()) ||
       (acc.isF64() && lhs.isF64() && rhs.isF64());
-  if (mmaTypes && rowMajor && wholeTiles)
+  if (mmaTypes && rowMajor && wholeTiles && multipliesInAccumulatorType(op))
     return MatmulPath::TensorCore;
   if (acc.isF32() && lhs == rhs && (lhs.isF32() || lhs.isF16() || lhs.isBF16()))
     return MatmulPath::Simt;

@@ -212,3 +212,39 @@ func.func @matmul_f16_fill_argument(%x: tensor<512x256xf16>, %w: tensor<256x768x
                       outs(%acc : tensor<512x768xf32>) -> tensor<512x768xf32>
   return %mm : tensor<512x768xf32>
 }
+
+// -----
+
+// A generic whose product is taken in f16 and extended afterwards is not
+// what tensor cores compute (their products are f32): the SIMT plan, batched
+// or not.
+// SM80-LABEL: qimeng.plan @product_in_f16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NOT:     qimeng.mma
+// SM80:         qimeng.tile "matmul0" [4, 4, 0] to thread
+// SM80-LABEL: qimeng.plan @batched_product_in_f16 provenance "builtin" attributes {qimeng.replaceable} {
+// SM80-NOT:     qimeng.mma
+// SM80:         to thread
+func.func @product_in_f16(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %p = arith.mulf %x, %y : f16
+    %pf = arith.extf %p : f16 to f32
+    %s = arith.addf %o, %pf : f32
+    linalg.yield %s : f32
+  } -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+func.func @batched_product_in_f16(%a: tensor<4x128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<4x128x128xf32>) -> tensor<4x128x128xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(p, m, n, k) -> (p, m, k)>, affine_map<(p, m, n, k) -> (k, n)>, affine_map<(p, m, n, k) -> (p, m, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<4x128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<4x128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %p = arith.mulf %x, %y : f16
+    %pf = arith.extf %p : f16 to f32
+    %s = arith.addf %o, %pf : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  return %r : tensor<4x128x128xf32>
+}
