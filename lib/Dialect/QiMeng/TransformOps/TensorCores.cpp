@@ -175,7 +175,7 @@ LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
   // builds ops, it does not fold them): a fold would compute on bf16 bits
   // as f16 values, and the greedy driver would move constants out of the
   // launch, beyond the retype.
-  Type bf16 = BFloat16Type::get(ctx), f16 = Float16Type::get(ctx);
+  FloatType bf16 = BFloat16Type::get(ctx), f16 = Float16Type::get(ctx);
   bool bf16Operands = false;
   launch.walk([&](vector::ContractionOp contract) {
     bf16Operands |= getElementTypeOrSelf(contract.getLhsType()) == bf16;
@@ -197,11 +197,11 @@ LogicalResult mlir::qimeng::convertToMmaSync(gpu::LaunchOp launch, bool tf32) {
   auto before = loopAttrs();
   IRRewriter rewriter(ctx);
   if (bf16Operands)
-    punHalfType(launch, cast<FloatType>(bf16), cast<FloatType>(f16));
+    punHalfType(launch, bf16, f16);
   LogicalResult converted =
       convertVectorToNVVMCompatibleMMASync(rewriter, launch);
   if (bf16Operands)
-    punHalfType(launch, cast<FloatType>(f16), cast<FloatType>(bf16));
+    punHalfType(launch, f16, bf16);
   if (failed(converted))
     return launch.emitOpError() << "could not be rewritten to mma.sync";
   // The conversion leaves the ops it replaced behind, dead: drop them. The

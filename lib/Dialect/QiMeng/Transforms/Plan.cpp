@@ -95,27 +95,11 @@ bool multipliesInAccumulatorType(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic)
     return true;
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getNumOperands() != 1)
-    return false;
-  auto isInput = [&](Value v) {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      v = ext.getIn();
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &body &&
-           arg.getArgNumber() < generic.getNumDpsInputs();
-  };
-  Value acc = body.getArgument(body.getNumArguments() - 1);
-  Operation *add = yield.getOperand(0).getDefiningOp();
-  if (!add || !isa<arith::AddFOp>(add))
-    return false;
-  Value product = add->getOperand(0) == acc   ? add->getOperand(1)
-                  : add->getOperand(1) == acc ? add->getOperand(0)
-                                              : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  return mul && mul.getType() == acc.getType() && isInput(mul.getLhs()) &&
-         isInput(mul.getRhs());
+  return linalg::detail::isContractionBody(
+      generic.getRegion().front(), [](Operation *mul, Operation *add) {
+        return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add) &&
+               mul->getResult(0).getType() == add->getResult(0).getType();
+      });
 }
 
 /// wgmma on a target that has it: see takesWgmma. Tensor cores: f16 or
